@@ -1,0 +1,36 @@
+import type { CanActivate, Type } from '@nestjs/common';
+
+/**
+ * Options of `McpModule.forRoot()` / `forRootAsync()`.
+ *
+ * @publicApi
+ */
+export interface McpModuleOptions {
+  /** `serverInfo.name`. Default: the `name` in the app's `package.json`. */
+  serverName?: string;
+  /** `serverInfo.version`. Default: this library's version. */
+  serverVersion?: string;
+  /** Usage notes for the model, sent by `initialize`; omitted when empty. */
+  instructions?: string;
+  /** Route of the Streamable HTTP endpoint. Default: `/mcp`. */
+  path?: string;
+  /** Explicit tool names by operation id, e.g. `{ 'orders.create': 'place_order' }`. */
+  tools?: Readonly<Record<string, string>>;
+  /**
+   * Browser origins allowed to call the endpoint (`https://app.example.com`),
+   * or `['*']` for any. A request without `Origin` is always allowed.
+   * Default: loopback origins only (`localhost`, `127.0.0.1`, `[::1]`, any port).
+   */
+  allowedOrigins?: readonly string[];
+  /** Largest accepted request body in bytes. Default: 1 MiB. */
+  maxBodySize?: number;
+  /**
+   * The app's authentication guard. When a POST to the endpoint carries an
+   * `Authorization` header that this guard rejects, the whole request is
+   * answered `401` with a `WWW-Authenticate` challenge before any JSON-RPC
+   * handling. Without it, credentials are only checked per call.
+   */
+  authGuard?: Type<CanActivate>;
+  /** Per-call limit of `tools/call` in milliseconds. Default: none. */
+  timeout?: number;
+}

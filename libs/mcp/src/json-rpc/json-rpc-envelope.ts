@@ -1,0 +1,57 @@
+import { McpProtocolError } from './mcp-protocol.error';
+import type { JsonRpcId, JsonRpcRequest } from './json-rpc.types';
+
+/** What one incoming JSON-RPC message is. */
+export type IncomingMessage =
+  | {
+      readonly kind: 'request';
+      readonly request: JsonRpcRequest & { id: JsonRpcId };
+    }
+  | { readonly kind: 'notification'; readonly request: JsonRpcRequest }
+  | { readonly kind: 'response' };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The request id to echo in an error answer, when the message has a usable one. */
+export function idOf(message: unknown): JsonRpcId | null {
+  const id = isRecord(message) ? message.id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Classifies a parsed message, or throws `-32600` for anything that is not JSON-RPC 2.0. */
+export function readEnvelope(message: unknown): IncomingMessage {
+  if (!isRecord(message)) {
+    throw McpProtocolError.invalidRequest('the message must be a JSON object');
+  }
+  if (message.jsonrpc !== '2.0') {
+    throw McpProtocolError.invalidRequest('"jsonrpc" must be "2.0"');
+  }
+  const hasId = Object.hasOwn(message, 'id');
+  const id = message.id;
+  if (hasId && typeof id !== 'string' && typeof id !== 'number') {
+    throw McpProtocolError.invalidRequest('"id" must be a string or a number');
+  }
+  if (!Object.hasOwn(message, 'method')) {
+    if (
+      hasId &&
+      (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'))
+    ) {
+      return { kind: 'response' };
+    }
+    throw McpProtocolError.invalidRequest('"method" is missing');
+  }
+  if (typeof message.method !== 'string') {
+    throw McpProtocolError.invalidRequest('"method" must be a string');
+  }
+  if (Object.hasOwn(message, 'params') && !isRecord(message.params)) {
+    throw McpProtocolError.invalidRequest('"params" must be an object');
+  }
+  const request = message as unknown as JsonRpcRequest;
+  return hasId
+    ? {
+        kind: 'request',
+        request: request as JsonRpcRequest & { id: JsonRpcId },
+      }
+    : { kind: 'notification', request };
+}

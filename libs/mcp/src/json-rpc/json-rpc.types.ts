@@ -1,0 +1,32 @@
+export type JsonRpcId = string | number;
+
+export interface JsonRpcRequest {
+  readonly jsonrpc: '2.0';
+  readonly id?: JsonRpcId;
+  readonly method: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+export interface JsonRpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data: { readonly code: string };
+}
+
+export type JsonRpcResponse =
+  | {
+      readonly jsonrpc: '2.0';
+      readonly id: JsonRpcId;
+      readonly result: unknown;
+    }
+  | {
+      readonly jsonrpc: '2.0';
+      readonly id: JsonRpcId | null;
+      readonly error: JsonRpcErrorObject;
+    };
+
+/** JSON-RPC 2.0 error codes used by the MCP carrier. */
+export const JSON_RPC_PARSE_ERROR = -32700;
+export const JSON_RPC_INVALID_REQUEST = -32600;
+export const JSON_RPC_METHOD_NOT_FOUND = -32601;
+export const JSON_RPC_INVALID_PARAMS = -32602;

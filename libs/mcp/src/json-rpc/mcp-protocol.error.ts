@@ -1,0 +1,94 @@
+import {
+  JSON_RPC_INVALID_PARAMS,
+  JSON_RPC_INVALID_REQUEST,
+  JSON_RPC_METHOD_NOT_FOUND,
+  JSON_RPC_PARSE_ERROR,
+  JsonRpcId,
+  JsonRpcResponse,
+} from './json-rpc.types';
+
+/**
+ * A malformed MCP request: a JSON-RPC error with the catalogue code in
+ * `error.data.code`. Operation failures are never protocol errors.
+ */
+export class McpProtocolError extends Error {
+  constructor(
+    readonly rpcCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'McpProtocolError';
+  }
+
+  toResponse(id: JsonRpcId | null): JsonRpcResponse {
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: this.rpcCode,
+        message: this.message,
+        data: { code: this.code },
+      },
+    };
+  }
+
+  static parse(): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_PARSE_ERROR,
+      'PROTOCOLS_VALIDATION_001',
+      'Parse error: the request body is not JSON.',
+    );
+  }
+
+  static invalidRequest(reason: string): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_REQUEST,
+      'PROTOCOLS_VALIDATION_001',
+      `Invalid request: ${reason}.`,
+    );
+  }
+
+  static unsupportedVersion(
+    version: string,
+    supported: readonly string[],
+  ): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_REQUEST,
+      'PROTOCOLS_VALIDATION_002',
+      `Unsupported MCP-Protocol-Version ${JSON.stringify(version)}; supported: ${supported.join(', ')}.`,
+    );
+  }
+
+  static methodNotFound(method: string): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_METHOD_NOT_FOUND,
+      'PROTOCOLS_NOTFOUND_001',
+      `Method not found: ${JSON.stringify(method)}.`,
+    );
+  }
+
+  static missingToolName(): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      'PROTOCOLS_VALIDATION_001',
+      'Invalid params: tools/call needs a string "name".',
+    );
+  }
+
+  static unknownTool(name: string): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      'PROTOCOLS_NOTFOUND_002',
+      `Unknown tool: ${JSON.stringify(name)}.`,
+    );
+  }
+
+  static argumentsNotObject(): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      'PROTOCOLS_VALIDATION_003',
+      'Invalid params: "arguments" must be an object.',
+    );
+  }
+}

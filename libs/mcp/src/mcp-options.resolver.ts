@@ -1,0 +1,121 @@
+import type { CanActivate, Type } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import {
+  DEFAULT_MAX_BODY_SIZE,
+  DEFAULT_MCP_PATH,
+  MCP_LIBRARY_VERSION,
+} from './mcp.constants';
+
+/** The module options with every default applied. */
+export interface McpSettings {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  readonly instructions?: string;
+  readonly path: string;
+  readonly tools: Readonly<Record<string, string>>;
+  readonly allowedOrigins?: readonly string[];
+  readonly maxBodySize: number;
+  readonly timeout?: number;
+  readonly authGuard?: Type<CanActivate>;
+}
+
+export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
+
+/** Applies defaults, or throws a message naming the bad option. */
+export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
+  const problems: string[] = [];
+  const text = (key: keyof McpModuleOptions) => {
+    const value = options[key];
+    if (
+      value !== undefined &&
+      (typeof value !== 'string' || value.trim() === '')
+    ) {
+      problems.push(`${key} must be a non-empty string`);
+    }
+  };
+  text('serverName');
+  text('serverVersion');
+  if (
+    options.instructions !== undefined &&
+    typeof options.instructions !== 'string'
+  ) {
+    problems.push('instructions must be a string');
+  }
+  const path = options.path ?? DEFAULT_MCP_PATH;
+  if (typeof path !== 'string' || !/^\/[A-Za-z0-9._~/-]*$/.test(path)) {
+    problems.push(
+      `path must be a URL path starting with '/' (got ${JSON.stringify(path)})`,
+    );
+  }
+  const tools = options.tools ?? {};
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) {
+    problems.push('tools must map operation ids to tool names');
+  } else {
+    for (const [id, name] of Object.entries(tools)) {
+      if (typeof name !== 'string') {
+        problems.push(`tools['${id}'] must be a string`);
+      }
+    }
+  }
+  const origins = options.allowedOrigins;
+  if (
+    origins !== undefined &&
+    (!Array.isArray(origins) ||
+      origins.some((origin) => typeof origin !== 'string'))
+  ) {
+    problems.push('allowedOrigins must be a list of origins');
+  }
+  const positive = (key: 'maxBodySize' | 'timeout', integer: boolean) => {
+    const value = options[key];
+    if (
+      value !== undefined &&
+      (typeof value !== 'number' ||
+        !(value > 0) ||
+        !Number.isFinite(value) ||
+        (integer && !Number.isInteger(value)))
+    ) {
+      problems.push(
+        `${key} must be a positive ${integer ? 'integer' : 'number'}`,
+      );
+    }
+  };
+  if (
+    options.authGuard !== undefined &&
+    typeof options.authGuard !== 'function'
+  ) {
+    problems.push('authGuard must be a guard class');
+  }
+  positive('maxBodySize', true);
+  positive('timeout', false);
+  if (problems.length > 0) {
+    throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
+  }
+  return Object.freeze({
+    serverName: options.serverName ?? appPackageName(),
+    serverVersion: options.serverVersion ?? MCP_LIBRARY_VERSION,
+    instructions: options.instructions || undefined,
+    path,
+    tools: Object.freeze({ ...tools }),
+    allowedOrigins: origins && Object.freeze([...origins]),
+    maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
+    timeout: options.timeout,
+    authGuard: options.authGuard,
+  });
+}
+
+function appPackageName(): string {
+  try {
+    const manifest: unknown = JSON.parse(
+      readFileSync(join(process.cwd(), 'package.json'), 'utf8'),
+    );
+    const name = (manifest as { name?: unknown }).name;
+    if (typeof name === 'string' && name.length > 0) {
+      return name;
+    }
+  } catch {
+    // no readable package.json: fall through to the generic name
+  }
+  return 'nestjs-mcp-server';
+}

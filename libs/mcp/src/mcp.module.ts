@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { OperationsModule } from '@app/operations';
+import {
+  ConfigurableModuleClass,
+  MCP_MODULE_OPTIONS,
+} from './mcp-module-definition';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import { MCP_SETTINGS, resolveMcpOptions } from './mcp-options.resolver';
+import { McpDispatcher } from './mcp.dispatcher';
+import { McpToolCatalogue } from './tools/mcp-tool.catalogue';
+import { McpHttpTransport } from './transports/mcp-http.transport';
+
+/**
+ * Publishes the application's `@Operation()` methods as MCP tools over
+ * Streamable HTTP (`POST /mcp`).
+ *
+ * ```ts
+ * @Module({ imports: [McpModule.forRoot({ instructions: 'Order desk' }), OrdersModule] })
+ * export class AppModule {}
+ * ```
+ *
+ * @publicApi
+ */
+@Module({
+  imports: [OperationsModule],
+  providers: [
+    {
+      provide: MCP_SETTINGS,
+      useFactory: (options: McpModuleOptions) => resolveMcpOptions(options),
+      inject: [MCP_MODULE_OPTIONS],
+    },
+    McpToolCatalogue,
+    McpDispatcher,
+    McpHttpTransport,
+  ],
+  exports: [McpDispatcher, McpToolCatalogue],
+})
+export class McpModule extends ConfigurableModuleClass {}

@@ -1,0 +1,4 @@
+/**
+ * The one place of this library that touches Nest internals.
+ */
+export { ExecutionContextHost } from '@nestjs/core/internal';

@@ -1,0 +1,24 @@
+import type { OperationDefinition } from '@app/operations';
+import { TOOL_NAME_PATTERN } from '../mcp.constants';
+
+export const INVALID_TOOL_NAME = 'PROTOCOLS_VALIDATION_004';
+export const DUPLICATE_TOOL_NAME = 'PROTOCOLS_CONFLICT_001';
+
+const describe = (operation: OperationDefinition) =>
+  `operation '${operation.id}' (${operation.source})`;
+
+export const invalidToolNameMessage = (
+  name: string,
+  operation: OperationDefinition,
+) =>
+  `Tool name ${JSON.stringify(name)} of ${describe(operation)} does not match ${TOOL_NAME_PATTERN.source}.`;
+
+export const duplicateToolNameMessage = (
+  name: string,
+  first: OperationDefinition,
+  second: OperationDefinition,
+) =>
+  `Tool name '${name}' is published by both ${describe(first)} and ${describe(second)}; rename one in McpModule options 'tools'.`;
+
+export const unknownOverrideMessage = (operationId: string) =>
+  `Invalid McpModule options: tools names '${operationId}', which is not an operation of this application.`;

@@ -1,0 +1,46 @@
+import type { CanActivate, ExecutionContext } from '@nestjs/common';
+import { OperationException } from '../errors/operation.exception';
+import { getInvocationContext } from '../invocation/get-invocation-context';
+
+/**
+ * Enforces an operation's `permission` and `policy` contract after the app's own guards
+ * have authenticated the caller. The principal's permissions are read from
+ * its `permissions` property (an array or set of strings).
+ */
+export class OperationAuthorizationGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const invocation = getInvocationContext(context);
+    if (!invocation) {
+      return true;
+    }
+    const { permissions, policy } = invocation.operation;
+    if (permissions.length > 0) {
+      const principal = invocation.principal;
+      if (principal === undefined || principal === null) {
+        throw new OperationException('SECURITY_DENIED_003');
+      }
+      const held = permissionsOf(principal);
+      const missing = permissions.find((permission) => !held.has(permission));
+      if (missing !== undefined) {
+        throw new OperationException('SECURITY_DENIED_004', {
+          permission: missing,
+        });
+      }
+    }
+    if (policy && !(await policy(invocation))) {
+      throw new OperationException('SECURITY_DENIED_002');
+    }
+    return true;
+  }
+}
+
+function permissionsOf(principal: unknown): ReadonlySet<string> {
+  const permissions =
+    typeof principal === 'object' && principal !== null
+      ? (principal as { permissions?: unknown }).permissions
+      : undefined;
+  if (permissions instanceof Set) {
+    return permissions as Set<string>;
+  }
+  return new Set(Array.isArray(permissions) ? permissions.map(String) : []);
+}

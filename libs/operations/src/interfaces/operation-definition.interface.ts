@@ -1,0 +1,32 @@
+import type { Type } from '@nestjs/common';
+import type { JsonSchema } from '../schema/json-schema.interface';
+import type { OperationSemantics } from '../operation-semantics';
+import type {
+  Carrier,
+  OperationPolicy,
+  OperationStability,
+} from './operation-options.interface';
+
+/**
+ * One operation as discovered at bootstrap: its contract, resolved defaults
+ * and JSON Schemas. Immutable.
+ *
+ * @publicApi
+ */
+export interface OperationDefinition {
+  readonly id: string;
+  readonly resource: string;
+  readonly verb: string;
+  /** Carriers it is published on; empty for `internal` operations. */
+  readonly expose: readonly Carrier[];
+  readonly permissions: readonly string[];
+  readonly policy?: OperationPolicy;
+  readonly stability: OperationStability;
+  readonly semantics: OperationSemantics;
+  readonly input?: Type<unknown>;
+  readonly output?: Type<unknown>;
+  readonly inputSchema?: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  /** `ClassName.method` of the provider that implements it. */
+  readonly source: string;
+}

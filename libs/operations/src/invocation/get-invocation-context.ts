@@ -1,0 +1,21 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { InvocationContext } from './invocation-context.interface';
+import { invocationOf } from './operation-request';
+
+/**
+ * The invocation context of the current operation call, from a guard's or
+ * interceptor's `ExecutionContext` or from the per-call request
+ * (`@Inject(REQUEST)`). Undefined outside an operation call, e.g. on an
+ * ordinary HTTP route.
+ *
+ * @publicApi
+ */
+export function getInvocationContext(
+  source: ExecutionContext | object,
+): InvocationContext | undefined {
+  const request =
+    'switchToHttp' in source && typeof source.switchToHttp === 'function'
+      ? (source as ExecutionContext).switchToHttp().getRequest<unknown>()
+      : source;
+  return invocationOf(request);
+}

@@ -1,0 +1,32 @@
+import type { OperationDefinition } from '../interfaces/operation-definition.interface';
+import type { Carrier } from '../interfaces/operation-options.interface';
+
+/**
+ * Everything known about one call of an operation. Handlers receive it as
+ * their second argument; guards and interceptors read it with
+ * `getInvocationContext(executionContext)`.
+ *
+ * It is an interface on purpose: a parameter typed with it reflects as
+ * `Object`, so validation pipes leave it alone.
+ *
+ * @publicApi
+ */
+export interface InvocationContext {
+  /** The carrier the call came in on. */
+  readonly carrier: Carrier;
+  /** The MCP tool name, CLI command or HTTP route that was called. */
+  readonly target: string;
+  readonly operation: OperationDefinition;
+  /** What the app's authentication set as `request.user`; undefined when anonymous. */
+  readonly principal: unknown;
+  /** From `X-Tenant-Id`; undefined when absent. */
+  readonly tenant: string | undefined;
+  /** From `X-Correlation-Id`, generated when absent. */
+  readonly correlationId: string;
+  /** The caller's preferred locale (BCP 47), e.g. `en-US`. */
+  readonly locale: string;
+  /** When the call is given up, if a timeout applies. */
+  readonly deadline: Date | undefined;
+  /** Aborted when the call times out. */
+  readonly signal: AbortSignal;
+}

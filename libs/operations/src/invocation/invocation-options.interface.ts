@@ -1,0 +1,26 @@
+import type { Carrier } from '../interfaces/operation-options.interface';
+
+/**
+ * How a carrier asks for one call of an operation.
+ *
+ * @publicApi
+ */
+export interface InvocationOptions {
+  readonly carrier: Carrier;
+  /** Tool name, command or route, recorded as the call's source. */
+  readonly target: string;
+  /** The carrier's headers (`authorization`, `accept-language`, `x-tenant-id`, `x-correlation-id`, ...). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The operation's input, as parsed JSON. */
+  readonly input: unknown;
+  /** Per-call limit in milliseconds. */
+  readonly timeout?: number;
+}
+
+/** @publicApi */
+export type InvocationResult =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      readonly failure: import('../errors/operation-failure').OperationFailure;
+    };

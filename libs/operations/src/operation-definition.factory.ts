@@ -1,0 +1,120 @@
+import type { Type } from '@nestjs/common';
+import { ContractError } from './errors/contract.error';
+import {
+  CONTRACT_INVALID_ID,
+  CONTRACT_INVALID_OPTION,
+  invalidIdMessage,
+  invalidOptionMessage,
+} from './errors/contract.messages';
+import type { OperationDefinition } from './interfaces/operation-definition.interface';
+import type {
+  Carrier,
+  OperationOptions,
+  OperationStability,
+} from './interfaces/operation-options.interface';
+import { parseOperationId } from './operation-id';
+import { operationSemantics } from './operation-semantics';
+import { ALL_CARRIERS } from './operations.constants';
+import type { OperationSchemaFactory } from './schema/operation-schema.factory';
+
+const STABILITIES: readonly OperationStability[] = [
+  'stable',
+  'experimental',
+  'deprecated',
+  'internal',
+];
+const NOT_DTOS: readonly unknown[] = [
+  Object,
+  String,
+  Number,
+  Boolean,
+  Array,
+  Function,
+  Promise,
+  Symbol,
+  BigInt,
+  undefined,
+];
+
+/**
+ * Resolves an `@Operation()`'s options into its immutable definition, or
+ * throws a `ContractError` naming the method when the contract is invalid.
+ */
+export function createOperationDefinition(
+  options: OperationOptions,
+  source: string,
+  firstParamType: unknown,
+  schemas: OperationSchemaFactory,
+): OperationDefinition {
+  const parsed = parseOperationId(options.id);
+  if (!parsed) {
+    throw new ContractError(
+      CONTRACT_INVALID_ID,
+      invalidIdMessage(options.id, source),
+    );
+  }
+  const invalid = (problem: string) =>
+    new ContractError(
+      CONTRACT_INVALID_OPTION,
+      invalidOptionMessage(options.id, source, problem),
+    );
+
+  const stability = options.stability ?? 'stable';
+  if (!STABILITIES.includes(stability)) {
+    throw invalid(`stability must be one of ${STABILITIES.join(', ')}.`);
+  }
+  const expose = options.expose ?? ALL_CARRIERS;
+  if (
+    !Array.isArray(expose) ||
+    expose.some((carrier) => !ALL_CARRIERS.includes(carrier as Carrier))
+  ) {
+    throw invalid(
+      `expose must list carriers among ${ALL_CARRIERS.join(', ')}.`,
+    );
+  }
+  const permissions =
+    options.permission === undefined
+      ? []
+      : typeof options.permission === 'string'
+        ? [options.permission]
+        : options.permission;
+  if (
+    !Array.isArray(permissions) ||
+    permissions.some((p) => typeof p !== 'string' || p.length === 0)
+  ) {
+    throw invalid('permission must be a non-empty string or a list of them.');
+  }
+  if (options.policy !== undefined && typeof options.policy !== 'function') {
+    throw invalid('policy must be a function.');
+  }
+  for (const [key, value] of [
+    ['input', options.input],
+    ['output', options.output],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'function') {
+      throw invalid(`${key} must be a class.`);
+    }
+  }
+
+  const input =
+    options.input ??
+    (NOT_DTOS.includes(firstParamType)
+      ? undefined
+      : (firstParamType as Type<unknown>));
+  const output = options.output;
+  return Object.freeze({
+    id: options.id,
+    resource: parsed.resource,
+    verb: parsed.verb,
+    expose: Object.freeze(stability === 'internal' ? [] : [...new Set(expose)]),
+    permissions: Object.freeze([...permissions]),
+    policy: options.policy,
+    stability,
+    semantics: operationSemantics(parsed.verb, options.readOnly === true),
+    input,
+    output,
+    inputSchema: input && schemas.create(input),
+    outputSchema: output && schemas.create(output),
+    source,
+  });
+}

@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { OperationOptions } from './interfaces/operation-options.interface';
+import { OPERATION_METADATA } from './operations.constants';
+
+@Injectable()
+export class OperationMetadataAccessor {
+  constructor(private readonly reflector: Reflector) {}
+
+  getOperationOptions(target: unknown): OperationOptions | undefined {
+    if (typeof target !== 'function') {
+      return undefined;
+    }
+    return this.reflector.get<OperationOptions | undefined>(
+      OPERATION_METADATA,
+      target,
+    );
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type { Carrier } from './interfaces/operation-options.interface';
+import type { OperationDefinition } from './interfaces/operation-definition.interface';
+import type { InstanceWrapper } from './nest-internals';
+
+/** @internal Where an operation's method lives, for the pipeline runner. */
+export interface OperationHost {
+  readonly wrapper: InstanceWrapper;
+  /** The provider's class (for factory providers, the instance's constructor). */
+  readonly type: Function;
+  readonly methodName: string;
+  /** Decided once at discovery: the provider and its dependencies are singletons. */
+  readonly isStatic: boolean;
+}
+
+/** @internal */
+export interface DiscoveredOperation {
+  readonly definition: OperationDefinition;
+  readonly host: OperationHost;
+}
+
+/**
+ * Every operation of the application, discovered once at bootstrap. Nothing
+ * is added or changed afterwards.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class OperationRegistry {
+  private entries?: ReadonlyMap<string, DiscoveredOperation>;
+
+  /** All operations, in discovery order. */
+  list(): readonly OperationDefinition[] {
+    return [...this.sealed().values()].map((entry) => entry.definition);
+  }
+
+  /** The operations published on one carrier. */
+  exposedOn(carrier: Carrier): readonly OperationDefinition[] {
+    return this.list().filter((definition) =>
+      definition.expose.includes(carrier),
+    );
+  }
+
+  get(id: string): OperationDefinition | undefined {
+    return this.sealed().get(id)?.definition;
+  }
+
+  /** @internal */
+  host(id: string): OperationHost | undefined {
+    return this.sealed().get(id)?.host;
+  }
+
+  /** @internal Called once by the explorer. */
+  seal(operations: readonly DiscoveredOperation[]): void {
+    if (this.entries) {
+      throw new Error('The operation registry is already built.');
+    }
+    this.entries = new Map(
+      operations.map((operation) => [operation.definition.id, operation]),
+    );
+  }
+
+  private sealed(): ReadonlyMap<string, DiscoveredOperation> {
+    if (!this.entries) {
+      throw new Error(
+        'Operations are discovered during module initialisation; the registry is not built yet.',
+      );
+    }
+    return this.entries;
+  }
+}

@@ -1,0 +1,97 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { ContractError } from './errors/contract.error';
+import {
+  CONTRACT_DUPLICATE_ID,
+  duplicateIdMessage,
+} from './errors/contract.messages';
+import type { InstanceWrapper } from './nest-internals';
+import { createOperationDefinition } from './operation-definition.factory';
+import { OperationMetadataAccessor } from './operation-metadata.accessor';
+import { DiscoveredOperation, OperationRegistry } from './operation.registry';
+import { OperationSchemaFactory } from './schema/operation-schema.factory';
+
+/**
+ * Finds every `@Operation()` method of every provider once, at module
+ * initialisation, and seals the registry.
+ */
+@Injectable()
+export class OperationsExplorer implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly accessor: OperationMetadataAccessor,
+    private readonly registry: OperationRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.seal(this.explore());
+  }
+
+  private explore(): DiscoveredOperation[] {
+    const schemas = new OperationSchemaFactory();
+    const found = new Map<string, DiscoveredOperation>();
+    for (const wrapper of this.discovery.getProviders()) {
+      const type = this.classOf(wrapper);
+      if (!type) {
+        continue;
+      }
+      for (const methodName of this.scanner.getAllMethodNames(type.prototype)) {
+        const method: unknown = type.prototype[methodName];
+        const options = this.accessor.getOperationOptions(method);
+        if (!options) {
+          continue;
+        }
+        const source = `${type.name}.${methodName}`;
+        const paramTypes: unknown[] =
+          Reflect.getMetadata(
+            'design:paramtypes',
+            type.prototype,
+            methodName,
+          ) ?? [];
+        const definition = createOperationDefinition(
+          options,
+          source,
+          paramTypes[0],
+          schemas,
+        );
+        const previous = found.get(definition.id);
+        if (previous) {
+          throw new ContractError(
+            CONTRACT_DUPLICATE_ID,
+            duplicateIdMessage(
+              definition.id,
+              previous.definition.source,
+              source,
+            ),
+          );
+        }
+        found.set(definition.id, {
+          definition,
+          host: {
+            wrapper,
+            type,
+            methodName,
+            isStatic: wrapper.isDependencyTreeStatic(),
+          },
+        });
+      }
+    }
+    return [...found.values()];
+  }
+
+  private classOf(
+    wrapper: InstanceWrapper,
+  ): (new (...args: never[]) => Record<string, unknown>) | undefined {
+    if (wrapper.isAlias) {
+      return undefined;
+    }
+    const type =
+      !wrapper.metatype || wrapper.inject
+        ? (wrapper.instance as object | undefined)?.constructor
+        : wrapper.metatype;
+    return typeof type === 'function' && type !== Object
+      ? (type as new (...args: never[]) => Record<string, unknown>)
+      : undefined;
+  }
+}

@@ -1,0 +1,3 @@
+declare module 'class-transformer/cjs/storage' {
+  export { defaultMetadataStorage } from 'class-transformer/types/storage';
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { McpModule } from '@app/mcp';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { databaseOptions } from './database/database.options';
+import { OrdersModule } from './orders/orders.module';
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({ useFactory: () => databaseOptions() }),
+    McpModule.forRoot({ instructions: 'Order desk', authGuard: ApiKeyGuard }),
+    OrdersModule,
+  ],
+  providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+})
+export class AppModule {}

@@ -1,0 +1,9 @@
+import { IsBoolean, IsInt } from 'class-validator';
+
+export class DeletedOrderDto {
+  @IsInt()
+  id: number;
+
+  @IsBoolean()
+  deleted: boolean;
+}

@@ -1,0 +1,30 @@
+import { IsDateString, IsInt, IsString, Min } from 'class-validator';
+import type { Order } from '../order.entity';
+
+export class OrderDto {
+  @IsInt()
+  id: number;
+
+  @IsString()
+  tenant: string;
+
+  @IsString()
+  name: string;
+
+  @IsInt()
+  @Min(1)
+  amount: number;
+
+  @IsDateString()
+  createdAt: string;
+
+  static from(order: Order): OrderDto {
+    return Object.assign(new OrderDto(), {
+      id: order.id,
+      tenant: order.tenantId,
+      name: order.name,
+      amount: order.amount,
+      createdAt: new Date(order.createdAt).toISOString(),
+    });
+  }
+}

@@ -1,0 +1,24 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { RequirePermissions } from '../auth/require-permissions.decorator';
+import { CreateOrderDto } from './dto/create-order.dto';
+import { OrderListDto } from './dto/order-list.dto';
+import { OrderDto } from './dto/order.dto';
+import { OrdersService } from './orders.service';
+
+/** The same operations as plain REST routes, behind the same `ApiKeyGuard`. */
+@Controller('orders')
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Post()
+  @RequirePermissions('orders.write')
+  create(@Body() input: CreateOrderDto): Promise<OrderDto> {
+    return this.orders.create(input);
+  }
+
+  @Get()
+  @RequirePermissions('orders.read')
+  list(): Promise<OrderListDto> {
+    return this.orders.list();
+  }
+}
