@@ -16,3 +16,4 @@ export function moduleRefOf(wrapper: InstanceWrapper): ModuleRef {
   return host.getProviderByKey(ModuleRef).instance as ModuleRef;
 }
 export { GUARDS_METADATA } from '@nestjs/common/constants.js';
+export { RouteParamtypes } from '@nestjs/common/internal';

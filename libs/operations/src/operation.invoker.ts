@@ -16,6 +16,8 @@ import { OperationAuthorizationGuard } from './authorization/operation-authoriza
 import { toOperationFailure } from './errors/failure.mapper';
 import { OperationFailure, operationFailure } from './errors/operation-failure';
 import { sanitizeInput } from './invocation/input.sanitizer';
+import { NoInputPipe } from './invocation/no-input.pipe';
+import { OperationResponse } from './invocation/operation-response';
 import {
   correlationIdOf,
   createInvocationContext,
@@ -39,7 +41,10 @@ import { OperationHost, OperationRegistry } from './operation.registry';
 const ARGS_METADATA = 'operations:args';
 const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: false };
 
-type Handler = (request: OperationRequest) => Promise<unknown>;
+type Handler = (
+  request: OperationRequest,
+  response: OperationResponse,
+) => Promise<unknown>;
 
 interface PreparedOperation {
   readonly definition: OperationDefinition;
@@ -142,7 +147,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
       );
       const handler =
         operation.handler ?? (await this.scopedHandler(operation, request));
-      const value = await handler(request);
+      const value = await handler(request, new OperationResponse());
       return {
         ok: true,
         value: value === undefined ? null : instanceToPlain(value),
@@ -223,17 +228,17 @@ export class OperationInvoker implements OnApplicationBootstrap {
     definition: OperationDefinition,
     host: OperationHost,
   ): void {
-    const inputPipes: PipeTransform[] = definition.input
-      ? [
-          new ValidationPipe({
+    const inputPipes: PipeTransform[] = [
+      definition.input
+        ? new ValidationPipe({
             expectedType: definition.input,
             transform: true,
             whitelist: true,
             forbidNonWhitelisted: true,
             forbidUnknownValues: true,
-          }),
-        ]
-      : [];
+          })
+        : new NoInputPipe(),
+    ];
     Reflect.defineMetadata(
       ARGS_METADATA,
       {

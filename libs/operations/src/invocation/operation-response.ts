@@ -1,0 +1,32 @@
+/**
+ * The response object of one call, for enhancers written for HTTP that touch
+ * `context.switchToHttp().getResponse()`: status and headers set on it are
+ * kept on the object but not sent anywhere, since a carrier answers in its
+ * own format.
+ */
+export class OperationResponse {
+  statusCode = 200;
+  readonly headersSent = false;
+  private readonly headers = new Map<
+    string,
+    string | number | readonly string[]
+  >();
+
+  status(code: number): this {
+    this.statusCode = code;
+    return this;
+  }
+
+  setHeader(name: string, value: string | number | readonly string[]): this {
+    this.headers.set(name.toLowerCase(), value);
+    return this;
+  }
+
+  header(name: string, value: string | number | readonly string[]): this {
+    return this.setHeader(name, value);
+  }
+
+  getHeader(name: string): string | number | readonly string[] | undefined {
+    return this.headers.get(name.toLowerCase());
+  }
+}
