@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Operation } from '@app/operations';
-import { ILike, MoreThanOrEqual, Repository } from 'typeorm';
+import { MoreThanOrEqual, Raw, Repository } from 'typeorm';
 import { CurrentTenant } from './current-tenant';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { DeletedOrderDto } from './dto/deleted-order.dto';
@@ -66,9 +66,7 @@ export class OrdersService {
     const orders = await this.orders.find({
       where: {
         tenantId: this.tenant.id,
-        ...(input.nameContains
-          ? { name: ILike(`%${escapeLike(input.nameContains)}%`) }
-          : {}),
+        ...(input.nameContains ? { name: containing(input.nameContains) } : {}),
         ...(input.minAmount
           ? { amount: MoreThanOrEqual(input.minAmount) }
           : {}),
@@ -88,6 +86,10 @@ export class OrdersService {
   }
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+/** Case-insensitive substring match, with `%` and `_` taken literally. */
+function containing(text: string) {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return Raw((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`, {
+    pattern,
+  });
 }
