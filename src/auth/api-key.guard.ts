@@ -20,12 +20,10 @@ export class ApiKeyGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context
-      .switchToHttp()
-      .getRequest<{
-        headers: Record<string, string | undefined>;
-        user?: Principal;
-      }>();
+    const request = context.switchToHttp().getRequest<{
+      headers: Record<string, string | undefined>;
+      user?: Principal;
+    }>();
     const header = request.headers.authorization;
     if (header !== undefined) {
       const key = /^ApiKey\s+(\S+)$/i.exec(header)?.[1];

@@ -113,8 +113,12 @@ export function createOperationDefinition(
     semantics: operationSemantics(parsed.verb, options.readOnly === true),
     input,
     output,
-    inputSchema: input && schemas.create(input),
-    outputSchema: output && schemas.create(output),
+    inputSchema:
+      input &&
+      schemas.create(input, `Operation '${options.id}' (${source}) input`),
+    outputSchema:
+      output &&
+      schemas.create(output, `Operation '${options.id}' (${source}) output`),
     source,
   });
 }

@@ -34,7 +34,9 @@ describe('toOperationFailure', () => {
   });
 
   it('uses the message of a BadRequestException with a string', () => {
-    const failure = toOperationFailure(new BadRequestException('amount is odd'));
+    const failure = toOperationFailure(
+      new BadRequestException('amount is odd'),
+    );
 
     expect(failure && formatFailure(failure)).toBe(
       'VALIDATION_INVALID_001: Invalid input: amount is odd',

@@ -44,7 +44,9 @@ describe('formatFailure', () => {
           detail: 'amount must not be less than 1',
         }),
       ),
-    ).toBe('VALIDATION_INVALID_001: Invalid input: amount must not be less than 1');
+    ).toBe(
+      'VALIDATION_INVALID_001: Invalid input: amount must not be less than 1',
+    );
   });
 
   it('renders numeric params', () => {
@@ -84,22 +86,24 @@ describe('formatFailure', () => {
     ).toBe("SECURITY_DENIED_004: Permission '{permission}' is missing.");
   });
 
-  it('does not resolve placeholders from Object.prototype', () => {
+  it('does not fill placeholders from inherited params', () => {
     // `{permission}` is the only placeholder; an inherited property must not
     // count as a param.
     const params = Object.create({ permission: 'inherited' }) as Record<
       string,
       string
     >;
-    expect(
-      formatFailure(operationFailure('SECURITY_DENIED_004', params)),
-    ).toBe("SECURITY_DENIED_004: Permission '{permission}' is missing.");
+    expect(formatFailure(operationFailure('SECURITY_DENIED_004', params))).toBe(
+      "SECURITY_DENIED_004: Permission '{permission}' is missing.",
+    );
   });
 
   it('inserts param values verbatim (no replacement patterns, no second pass)', () => {
     expect(
       formatFailure(
-        operationFailure('VALIDATION_INVALID_001', { detail: "$& $1 $$ $' {detail}" }),
+        operationFailure('VALIDATION_INVALID_001', {
+          detail: "$& $1 $$ $' {detail}",
+        }),
       ),
     ).toBe("VALIDATION_INVALID_001: Invalid input: $& $1 $$ $' {detail}");
   });

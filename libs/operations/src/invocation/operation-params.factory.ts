@@ -15,6 +15,8 @@ export const OperationParamType = {
 export class OperationParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, _data: unknown, args: unknown[]): unknown {
     const request = args[0] as { body?: unknown } | undefined;
-    return type === OperationParamType.INPUT ? request?.body : invocationOf(request);
+    return type === OperationParamType.INPUT
+      ? request?.body
+      : invocationOf(request);
   }
 }

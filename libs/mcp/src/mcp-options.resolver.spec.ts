@@ -1,0 +1,215 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CanActivate } from '@nestjs/common';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import { resolveMcpOptions } from './mcp-options.resolver';
+import { MCP_LIBRARY_VERSION } from './mcp.constants';
+
+class AuthGuard implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
+/** Resolves options that do not type-check, as a JavaScript caller could pass them. */
+function resolveUntyped(options: Record<string, unknown>) {
+  return resolveMcpOptions(options as unknown as McpModuleOptions);
+}
+
+function problemOf(options: Record<string, unknown>): string {
+  try {
+    resolveUntyped(options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(options)}`);
+}
+
+describe('resolveMcpOptions', () => {
+  describe('defaults', () => {
+    it.each([
+      ['no options', undefined],
+      ['empty options', {}],
+    ])('applies every default for %s', (_case, options) => {
+      const settings = resolveMcpOptions(options);
+
+      expect(settings).toEqual({
+        serverName: 'nest-operations-mcp',
+        serverVersion: MCP_LIBRARY_VERSION,
+        instructions: undefined,
+        path: '/mcp',
+        tools: {},
+        allowedOrigins: undefined,
+        maxBodySize: 1_048_576,
+        timeout: undefined,
+        authGuard: undefined,
+      });
+    });
+
+    it('takes serverName from the package.json in process.cwd()', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mcp-options-'));
+      try {
+        writeFileSync(
+          join(dir, 'package.json'),
+          JSON.stringify({ name: 'my-app', version: '9.9.9' }),
+        );
+        vi.spyOn(process, 'cwd').mockReturnValue(dir);
+
+        const settings = resolveMcpOptions();
+
+        expect(settings.serverName).toBe('my-app');
+        expect(settings.serverVersion).toBe(MCP_LIBRARY_VERSION);
+      } finally {
+        vi.restoreAllMocks();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('falls back to a generic serverName without a readable package.json', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mcp-options-'));
+      try {
+        vi.spyOn(process, 'cwd').mockReturnValue(dir);
+
+        expect(resolveMcpOptions().serverName).toBe('nestjs-mcp-server');
+
+        writeFileSync(join(dir, 'package.json'), '{ not json');
+        expect(resolveMcpOptions().serverName).toBe('nestjs-mcp-server');
+
+        writeFileSync(join(dir, 'package.json'), '{"name":""}');
+        expect(resolveMcpOptions().serverName).toBe('nestjs-mcp-server');
+      } finally {
+        vi.restoreAllMocks();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('omits empty instructions', () => {
+      expect(resolveMcpOptions({ instructions: '' }).instructions).toBe(
+        undefined,
+      );
+      expect(
+        resolveMcpOptions({ instructions: 'Order desk' }).instructions,
+      ).toBe('Order desk');
+    });
+
+    it('keeps every valid option', () => {
+      const settings = resolveMcpOptions({
+        serverName: 'desk',
+        serverVersion: '2.0.0',
+        instructions: 'Order desk',
+        path: '/api/v1/mcp',
+        tools: { 'orders.create': 'place_order' },
+        allowedOrigins: ['https://app.example.com'],
+        maxBodySize: 2048,
+        timeout: 1.5,
+        authGuard: AuthGuard,
+      });
+
+      expect(settings).toEqual({
+        serverName: 'desk',
+        serverVersion: '2.0.0',
+        instructions: 'Order desk',
+        path: '/api/v1/mcp',
+        tools: { 'orders.create': 'place_order' },
+        allowedOrigins: ['https://app.example.com'],
+        maxBodySize: 2048,
+        timeout: 1.5,
+        authGuard: AuthGuard,
+      });
+    });
+
+    it('returns frozen settings that do not follow later changes of the options', () => {
+      const tools: Record<string, string> = { 'orders.create': 'place_order' };
+      const allowedOrigins = ['https://app.example.com'];
+
+      const settings = resolveMcpOptions({ tools, allowedOrigins });
+      tools['orders.list'] = 'list_orders';
+      allowedOrigins.push('https://evil.example');
+
+      expect(Object.isFrozen(settings)).toBe(true);
+      expect(Object.isFrozen(settings.tools)).toBe(true);
+      expect(Object.isFrozen(settings.allowedOrigins)).toBe(true);
+      expect(settings.tools).toEqual({ 'orders.create': 'place_order' });
+      expect(settings.allowedOrigins).toEqual(['https://app.example.com']);
+    });
+  });
+
+  describe('bad options', () => {
+    it.each<[string, Record<string, unknown>]>([
+      ['path', { path: 'mcp' }],
+      ['path', { path: '/my mcp' }],
+      ['path', { path: '/mcp?x=1' }],
+      ['path', { path: 'http://host/mcp' }],
+      ['path', { path: '' }],
+      ['path', { path: 5 }],
+      ['maxBodySize', { maxBodySize: 0 }],
+      ['maxBodySize', { maxBodySize: -1 }],
+      ['maxBodySize', { maxBodySize: 1.5 }],
+      ['maxBodySize', { maxBodySize: Number.NaN }],
+      ['maxBodySize', { maxBodySize: Number.POSITIVE_INFINITY }],
+      ['maxBodySize', { maxBodySize: '1024' }],
+      ['timeout', { timeout: 0 }],
+      ['timeout', { timeout: -5 }],
+      ['timeout', { timeout: Number.POSITIVE_INFINITY }],
+      ['timeout', { timeout: Number.NaN }],
+      ['timeout', { timeout: '30' }],
+      ['tools', { tools: 'orders.create=place_order' }],
+      ['tools', { tools: ['place_order'] }],
+      ['tools', { tools: 42 }],
+      ['tools', { tools: { 'orders.create': 5 } }],
+      ['tools', { tools: { 'orders.create': null } }],
+      ['allowedOrigins', { allowedOrigins: 'https://app.example.com' }],
+      ['allowedOrigins', { allowedOrigins: [1] }],
+      ['allowedOrigins', { allowedOrigins: {} }],
+      ['serverName', { serverName: '' }],
+      ['serverName', { serverName: '   ' }],
+      ['serverName', { serverName: 5 }],
+      ['serverVersion', { serverVersion: '' }],
+      ['instructions', { instructions: 5 }],
+      ['authGuard', { authGuard: 'AuthGuard' }],
+      ['authGuard', { authGuard: new AuthGuard() }],
+    ])('names %s in the error for %j', (option, options) => {
+      expect(problemOf(options)).toContain(option);
+    });
+
+    it('names the tool whose name is not a string', () => {
+      expect(problemOf({ tools: { 'orders.create': 5 } })).toContain(
+        'orders.create',
+      );
+    });
+
+    it('reports several problems together', () => {
+      const message = problemOf({
+        path: 'mcp',
+        maxBodySize: 0,
+        timeout: Number.POSITIVE_INFINITY,
+        serverName: '',
+        tools: [],
+        allowedOrigins: 'x',
+        authGuard: 1,
+      });
+
+      for (const option of [
+        'path',
+        'maxBodySize',
+        'timeout',
+        'serverName',
+        'tools',
+        'allowedOrigins',
+        'authGuard',
+      ]) {
+        expect(message).toContain(option);
+      }
+    });
+
+    it('does not blame options that are fine', () => {
+      const message = problemOf({ maxBodySize: -1, path: '/mcp', timeout: 5 });
+
+      expect(message).toContain('maxBodySize');
+      expect(message).not.toContain('path');
+      expect(message).not.toContain('timeout');
+    });
+  });
+});

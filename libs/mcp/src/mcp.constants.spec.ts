@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DEFAULT_MAX_BODY_SIZE,
+  DEFAULT_MCP_PATH,
+  LATEST_PROTOCOL_VERSION,
+  MCP_LIBRARY_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TOOL_NAME_PATTERN,
+} from './mcp.constants';
+
+function rootManifest(): { name: string; version: string } {
+  return JSON.parse(
+    readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
+  ) as { name: string; version: string };
+}
+
+describe('MCP constants', () => {
+  it('reads the repository package.json', () => {
+    expect(rootManifest().name).toBe('nest-operations-mcp');
+  });
+
+  it('MCP_LIBRARY_VERSION is the version in package.json', () => {
+    expect(MCP_LIBRARY_VERSION).toBe(rootManifest().version);
+  });
+
+  it('supports exactly the SPEC 5 protocol versions, newest first', () => {
+    expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual([
+      '2025-11-25',
+      '2025-06-18',
+      '2025-03-26',
+    ]);
+    const newestFirst = [...SUPPORTED_PROTOCOL_VERSIONS].sort().reverse();
+    expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(newestFirst);
+    expect(new Set(SUPPORTED_PROTOCOL_VERSIONS).size).toBe(
+      SUPPORTED_PROTOCOL_VERSIONS.length,
+    );
+    for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
+      expect(version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+  });
+
+  it('LATEST_PROTOCOL_VERSION is 2025-11-25, the first supported one', () => {
+    expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
+    expect(LATEST_PROTOCOL_VERSION).toBe(SUPPORTED_PROTOCOL_VERSIONS[0]);
+  });
+
+  it('cannot change the supported versions at run time', () => {
+    expect(Object.isFrozen(SUPPORTED_PROTOCOL_VERSIONS)).toBe(true);
+  });
+
+  it('has the SPEC defaults', () => {
+    expect(DEFAULT_MCP_PATH).toBe('/mcp');
+    expect(DEFAULT_MAX_BODY_SIZE).toBe(1_048_576);
+  });
+
+  it.each([
+    ['orders_create', true],
+    ['place-order', true],
+    ['A'.repeat(64), true],
+    ['A'.repeat(65), false],
+    ['', false],
+    ['orders.create', false],
+    ['orders create', false],
+    ['bestellung_ä', false],
+    ['orders_create\n', false],
+  ])('TOOL_NAME_PATTERN on %j is %s', (name, expected) => {
+    expect(TOOL_NAME_PATTERN.test(name)).toBe(expected);
+  });
+});
