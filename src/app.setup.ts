@@ -3,7 +3,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 
 /** What `main.ts` applies to the app; the end-to-end tests apply the same. */
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
-  app.useBodyParser('json', { limit: '1mb' });
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

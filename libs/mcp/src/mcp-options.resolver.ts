@@ -49,7 +49,7 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
       `path must be a URL path starting with '/' (got ${JSON.stringify(path)})`,
     );
   }
-  const tools = options.tools ?? {};
+  const tools = options.tools === undefined ? {} : options.tools;
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) {
     problems.push('tools must map operation ids to tool names');
   } else {

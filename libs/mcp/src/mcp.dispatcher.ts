@@ -100,7 +100,7 @@ export class McpDispatcher {
     if (!entry) {
       throw McpProtocolError.unknownTool(name);
     }
-    const input = params.arguments ?? {};
+    const input = params.arguments === undefined ? {} : params.arguments;
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }

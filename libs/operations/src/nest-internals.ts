@@ -1,7 +1,7 @@
 /**
  * The one place that touches Nest internals (they move between majors).
  */
-import { ModuleRef } from '@nestjs/core';
+import { ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/internal';
 
 export type { InstanceWrapper };
@@ -17,3 +17,35 @@ export function moduleRefOf(wrapper: InstanceWrapper): ModuleRef {
 }
 export { GUARDS_METADATA } from '@nestjs/common/constants.js';
 export { RouteParamtypes } from '@nestjs/common/internal';
+
+const SCOPED_GLOBAL_ENHANCER = /^APP_(GUARD|INTERCEPTOR|PIPE) \(UUID: /;
+
+/**
+ * The request-scoped and transient global enhancers (`APP_GUARD`,
+ * `APP_INTERCEPTOR`, `APP_PIPE`). Nest keeps them as injectables of the
+ * declaring module under a `<TOKEN> (UUID: ...)` key.
+ */
+export function scopedGlobalEnhancers(
+  modules: ModulesContainer,
+): InstanceWrapper[] {
+  const found: InstanceWrapper[] = [];
+  for (const module of modules.values()) {
+    for (const [token, wrapper] of module.injectables) {
+      if (typeof token === 'string' && SCOPED_GLOBAL_ENHANCER.test(token)) {
+        found.push(wrapper);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Makes a provider depend on the scoped global enhancers, as Nest does for
+ * controllers, so it is resolved per call and they are built for each call.
+ */
+export function attachEnhancers(
+  wrapper: InstanceWrapper,
+  enhancers: InstanceWrapper[],
+): void {
+  enhancers.forEach((enhancer) => wrapper.addEnhancerMetadata(enhancer));
+}

@@ -1,53 +1,45 @@
 import {
   BeforeApplicationShutdown,
-  CanActivate,
   Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
   OnModuleInit,
 } from '@nestjs/common';
-import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { lastValueFrom, isObservable } from 'rxjs';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
+import type { ServerResponse } from 'node:http';
 import { idOf } from '../json-rpc/json-rpc-envelope';
 import {
   JSON_RPC_INVALID_REQUEST,
   JSON_RPC_PARSE_ERROR,
   JsonRpcResponse,
 } from '../json-rpc/json-rpc.types';
-import { McpDispatcher } from '../mcp.dispatcher';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants';
-import { ExecutionContextHost } from '../nest-internals';
+import { McpDispatcher } from '../mcp.dispatcher';
+import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue';
 import { sendJson, sendProblem } from './http-problem';
 import { isOriginAllowed } from './origin.policy';
-import { BodyTooLargeError, readBody } from './request-body.reader';
+import { OuterAuthenticator } from './outer-authenticator';
+import {
+  BodyRequest,
+  BodyTooLargeError,
+  bodyReader,
+  bodyText,
+  isJsonRequest,
+  Next,
+} from './request-body.reader';
 
-type Request = IncomingMessage & { body?: unknown; path?: string };
-type Next = (error?: unknown) => void;
-type Body =
-  { readonly parsed: unknown } | { readonly text: string } | undefined;
+type Handler = (req: BodyRequest, res: ServerResponse, next: Next) => void;
 
 interface ExpressLike {
-  post(
-    path: string,
-    handler: (req: Request, res: ServerResponse, next: Next) => void,
-  ): void;
-  all(path: string, handler: (req: Request, res: ServerResponse) => void): void;
-  use(
-    path: string,
-    handler: (
-      error: unknown,
-      req: Request,
-      res: ServerResponse,
-      next: Next,
-    ) => void,
-  ): void;
+  post(path: string, handler: Handler): void;
+  all(path: string, handler: Handler): void;
 }
 
+/** JSON-RPC errors that mean the POST itself was bad: answered `400`. */
 const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
   JSON_RPC_PARSE_ERROR,
   JSON_RPC_INVALID_REQUEST,
@@ -64,32 +56,54 @@ export class McpHttpTransport
   implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown
 {
   private readonly logger = new Logger('McpHttpTransport');
+  /** McpModule itself has bootstrapped and not begun to shut down. */
   private ready = false;
-  private authGuard?: CanActivate;
+  /** The whole application has bootstrapped. */
+  private appBootstrapped = false;
+  private awaitsApp = false;
+  private authenticator = new OuterAuthenticator(undefined, '', this.handle);
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly moduleRef: ModuleRef,
     private readonly dispatcher: McpDispatcher,
     private readonly catalogue: McpToolCatalogue,
+    private readonly modules: ModulesContainer,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
-  ) {}
+  ) {
+    // The body is read before the app's own body parser, which the app
+    // registers when it initialises, so `maxBodySize` holds whatever that
+    // parser's limit is.
+    adapterHost.init$.subscribe(() =>
+      this.express()?.post(
+        settings.path,
+        bodyReader(settings.maxBodySize, (res) => this.tooLarge(res)),
+      ),
+    );
+  }
 
   async onModuleInit(): Promise<void> {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) {
       return;
     }
-    if (adapter.getType() !== 'express') {
+    const app = this.express();
+    if (!app) {
       throw new Error(
         `McpModule's HTTP transport needs @nestjs/platform-express; this app uses '${adapter.getType()}'.`,
       );
     }
-    this.authGuard = await this.resolveAuthGuard();
-    const app = adapter.getInstance<ExpressLike>();
+    this.awaitsApp = afterApplicationBootstrap(this.modules, () => {
+      this.appBootstrapped = true;
+    });
+    this.authenticator = new OuterAuthenticator(
+      await this.resolveAuthGuard(),
+      this.settings.serverName,
+      this.handle,
+    );
     const { path } = this.settings;
     app.post(path, (req, res, next) => {
-      this.handle(req, res, undefined).catch(next);
+      this.handle(req, res).catch(next);
     });
     app.all(path, (_req, res) => {
       res.setHeader('Allow', 'POST');
@@ -100,29 +114,20 @@ export class McpHttpTransport
         `Only POST is served at ${path}.`,
       );
     });
-    app.use(path, (error, req, res, next) => {
-      this.handleBodyParserError(error, req, res).then(
-        (handled) => handled || next(error),
-        next,
-      );
-    });
   }
 
   onApplicationBootstrap(): void {
     this.catalogue.tools();
     this.ready = true;
+    this.appBootstrapped ||= !this.awaitsApp;
   }
 
   beforeApplicationShutdown(): void {
     this.ready = false;
   }
 
-  private async handle(
-    req: Request,
-    res: ServerResponse,
-    body: Body,
-  ): Promise<void> {
-    if (!this.ready || !this.catalogue.isBuilt) {
+  private async handle(req: BodyRequest, res: ServerResponse): Promise<void> {
+    if (!this.isReady()) {
       return sendProblem(
         res,
         503,
@@ -145,8 +150,7 @@ export class McpHttpTransport
         `Origin ${origin} is not allowed.`,
       );
     }
-    const contentType = req.headers['content-type'] ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    if (!isJsonRequest(req)) {
       return sendProblem(
         res,
         415,
@@ -154,17 +158,12 @@ export class McpHttpTransport
         'Send the JSON-RPC message as application/json.',
       );
     }
-    if (
-      Number(req.headers['content-length'] ?? 0) > this.settings.maxBodySize
-    ) {
-      return this.tooLarge(res);
-    }
-    if (!(await this.authenticates(req, res))) {
+    if (!(await this.authenticator.admit(req, res))) {
       return;
     }
     let message: unknown;
     try {
-      message = await this.parse(req, body);
+      message = parseJson(await bodyText(req, this.settings.maxBodySize));
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         return this.tooLarge(res);
@@ -216,59 +215,14 @@ export class McpHttpTransport
     sendJson(res, status, response);
   }
 
-  private async parse(req: Request, body: Body): Promise<unknown> {
-    if (body && 'parsed' in body) {
-      return body.parsed;
-    }
-    // A body parser of the app may already have read the stream.
-    const text =
-      body?.text ??
-      (req.readableEnded
-        ? undefined
-        : await readBody(req, this.settings.maxBodySize));
-    if (text === undefined) {
-      return req.body;
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw McpProtocolError.parse();
-    }
-  }
-
-  /**
-   * The app's JSON body parser runs before this route; its failures arrive
-   * here. JSON it refuses in strict mode (a bare number or string) is still
-   * JSON, and answered as an invalid request.
-   */
-  private async handleBodyParserError(
-    error: unknown,
-    req: Request,
-    res: ServerResponse,
-  ): Promise<boolean> {
-    const type = (error as { type?: unknown } | null)?.type;
-    if (req.method !== 'POST' || (req.path !== undefined && req.path !== '/')) {
-      return false;
-    }
-    if (type === 'entity.too.large') {
-      this.tooLarge(res);
-      return true;
-    }
-    if (type === 'entity.parse.failed') {
-      const text = String((error as { body?: unknown }).body ?? '');
-      await this.handle(req, res, { text });
-      return true;
-    }
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-      sendProblem(
-        res,
-        415,
-        'Unsupported Media Type',
-        'Send the JSON-RPC message as UTF-8 JSON.',
-      );
-      return true;
-    }
-    return false;
+  /** Serving from the end of the app's bootstrap until its shutdown begins. */
+  private isReady(): boolean {
+    return (
+      this.ready &&
+      this.appBootstrapped &&
+      this.catalogue.isBuilt &&
+      !isShuttingDown(this.adapterHost.httpAdapter)
+    );
   }
 
   private tooLarge(res: ServerResponse): void {
@@ -277,45 +231,18 @@ export class McpHttpTransport
       413,
       'Content Too Large',
       `The body exceeds ${this.settings.maxBodySize} bytes.`,
-      {
-        Connection: 'close',
-      },
+      { Connection: 'close' },
     );
   }
 
-  private async authenticates(
-    req: Request,
-    res: ServerResponse,
-  ): Promise<boolean> {
-    const authorization = req.headers.authorization;
-    if (!this.authGuard || authorization === undefined) {
-      return true;
-    }
-    const context = new ExecutionContextHost(
-      [req, res],
-      McpHttpTransport,
-      this.handle,
-    );
-    let accepted: boolean;
-    try {
-      const verdict = this.authGuard.canActivate(context);
-      accepted = Boolean(
-        await (isObservable(verdict) ? lastValueFrom(verdict) : verdict),
-      );
-    } catch {
-      accepted = false;
-    }
-    if (!accepted) {
-      const scheme =
-        /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)/.exec(authorization)?.[1] ?? 'Bearer';
-      sendProblem(res, 401, 'Unauthorized', 'The credentials are not valid.', {
-        'WWW-Authenticate': `${scheme} realm="${this.settings.serverName}"`,
-      });
-    }
-    return accepted;
+  private express(): ExpressLike | undefined {
+    const adapter = this.adapterHost.httpAdapter;
+    return adapter?.getType() === 'express'
+      ? adapter.getInstance<ExpressLike>()
+      : undefined;
   }
 
-  private async resolveAuthGuard(): Promise<CanActivate | undefined> {
+  private async resolveAuthGuard() {
     const type = this.settings.authGuard;
     if (!type) {
       return undefined;
@@ -325,5 +252,13 @@ export class McpHttpTransport
     } catch {
       return this.moduleRef.create(type);
     }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw McpProtocolError.parse();
   }
 }

@@ -22,10 +22,14 @@ export function toOperationFailure(
   if (error instanceof OperationException) {
     return error.failure;
   }
-  if (!(error instanceof HttpException) || error.getStatus() >= 500) {
+  if (!(error instanceof HttpException)) {
     return undefined;
   }
-  const code = BY_STATUS.get(error.getStatus()) ?? 'BUSINESS_REJECTED_001';
+  const status = error.getStatus();
+  if (status < 400 || status >= 500) {
+    return undefined;
+  }
+  const code = BY_STATUS.get(status) ?? 'BUSINESS_REJECTED_001';
   return operationFailure(code, { detail: describe(error) });
 }
 

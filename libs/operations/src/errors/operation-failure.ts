@@ -21,7 +21,7 @@ export function operationFailure(
   return Object.freeze({
     code,
     key: `errors.${code}`,
-    params: Object.freeze(params),
+    params: Object.freeze({ ...params }),
   });
 }
 
