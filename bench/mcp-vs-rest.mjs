@@ -10,7 +10,10 @@ import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
 delete process.env.DATABASE_URL;
-process.env.SQLITE_PATH = join(mkdtempSync(join(tmpdir(), 'bench-')), 'orders.sqlite');
+process.env.SQLITE_PATH = join(
+  mkdtempSync(join(tmpdir(), 'bench-')),
+  'orders.sqlite',
+);
 const { NestFactory } = require('@nestjs/core');
 const { AppModule } = require('../dist/src/app.module.js');
 const { setupApp } = require('../dist/src/app.setup.js');
@@ -19,7 +22,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = 8;
 
-const app = setupApp(await NestFactory.create(AppModule, { logger: ['error'] }));
+const app = setupApp(
+  await NestFactory.create(AppModule, { logger: ['error'] }),
+);
 await app.listen(0, '127.0.0.1');
 const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
 const headers = {
@@ -28,14 +33,20 @@ const headers = {
   'content-type': 'application/json',
 };
 const post = (path, body) =>
-  fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) }).then(async (res) => {
+  fetch(base + path, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  }).then(async (res) => {
     const text = await res.text();
     if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
     return text;
   });
-const rpc = (method, params) => post('/mcp', { jsonrpc: '2.0', id: 1, method, params });
+const rpc = (method, params) =>
+  post('/mcp', { jsonrpc: '2.0', id: 1, method, params });
 
-for (let i = 1; i <= 20; i++) await post('/orders', { name: `order ${i}`, amount: i });
+for (let i = 1; i <= 20; i++)
+  await post('/orders', { name: `order ${i}`, amount: i });
 
 const scenarios = {
   'REST GET /orders': () =>
@@ -58,16 +69,22 @@ async function measure(run) {
   return (CALLS / (performance.now() - start)) * 1000;
 }
 
-const samples = Object.fromEntries(Object.keys(scenarios).map((name) => [name, []]));
+const samples = Object.fromEntries(
+  Object.keys(scenarios).map((name) => [name, []]),
+);
 for (const run of Object.values(scenarios)) await measure(run); // warm-up
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, run] of Object.entries(scenarios)) samples[name].push(await measure(run));
+  for (const [name, run] of Object.entries(scenarios))
+    samples[name].push(await measure(run));
 }
 await app.close();
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const baseline = median(samples['REST GET /orders']);
-console.log(`${ROUNDS} rounds x ${CALLS} calls, ${CONCURRENCY} in flight; median per scenario`);
+console.log(
+  `${ROUNDS} rounds x ${CALLS} calls, ${CONCURRENCY} in flight; median per scenario`,
+);
 for (const [name, values] of Object.entries(samples)) {
   const rate = median(values);
   console.log(
