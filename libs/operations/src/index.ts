@@ -1,7 +1,9 @@
+// The contract
 export { Operation } from './operation.decorator';
 export type {
   Carrier,
   OperationOptions,
+  OperationPolicy,
   OperationStability,
 } from './interfaces/operation-options.interface';
 export type { OperationDefinition } from './interfaces/operation-definition.interface';
@@ -9,17 +11,20 @@ export type { OperationSemantics } from './operation-semantics';
 export type { JsonSchema } from './schema/json-schema.interface';
 export { OperationRegistry } from './operation.registry';
 export { OperationsModule } from './operations.module';
-export { ContractError } from './errors/contract.error';
+
+// Running a call
 export { OperationInvoker } from './operation.invoker';
+export { getInvocationContext } from './invocation/get-invocation-context';
 export type { InvocationContext } from './invocation/invocation-context.interface';
 export type {
   InvocationOptions,
   InvocationResult,
 } from './invocation/invocation-options.interface';
-export { getInvocationContext } from './invocation/get-invocation-context';
-export type { OperationPolicy } from './interfaces/operation-options.interface';
+
+// Errors
+export { ContractError } from './errors/contract.error';
 export { OPERATION_ERRORS } from './errors/error-codes';
 export type { OperationErrorCode } from './errors/error-codes';
-export type { OperationFailure } from './errors/operation-failure';
 export { formatFailure } from './errors/operation-failure';
+export type { OperationFailure } from './errors/operation-failure';
 export { OperationException } from './errors/operation.exception';
