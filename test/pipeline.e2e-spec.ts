@@ -456,12 +456,23 @@ describe('the pipeline of a tools/call', () => {
   });
 });
 
-describe('a request-scoped global guard (APP_GUARD)', () => {
+describe.each([
+  {
+    kind: 'guard (APP_GUARD)',
+    module: ScopedGlobalGuardAppModule,
+    step: 'scoped-global-guard',
+  },
+  {
+    kind: 'interceptor (APP_INTERCEPTOR)',
+    module: ScopedGlobalInterceptorAppModule,
+    step: 'scoped-global-interceptor',
+  },
+])('a request-scoped global $kind', ({ module, step }) => {
   let running: RunningApp;
   let recorder: Recorder;
 
   beforeAll(async () => {
-    running = await startApp(ScopedGlobalGuardAppModule, logger);
+    running = await startApp(module, logger);
     recorder = running.app.get(Recorder);
   });
   afterAll(async () => {
@@ -469,7 +480,7 @@ describe('a request-scoped global guard (APP_GUARD)', () => {
   });
 
   it("runs on a singleton provider's operation, built with the per-call request", async () => {
-    const correlationId = 'scoped-guard-1';
+    const correlationId = `${step}-1`;
     const result = await callTool(
       running.baseUrl,
       'singleton_ping',
@@ -481,13 +492,21 @@ describe('a request-scoped global guard (APP_GUARD)', () => {
       content: [{ type: 'text', text: '{"pong":true}' }],
       structuredContent: { pong: true },
     });
-    expect(recorder.stepsOf(correlationId)).toEqual([
-      'scoped-global-guard',
-      'handler',
-    ]);
+    expect(recorder.stepsOf(correlationId)).toEqual([step, 'handler']);
+  });
+});
+
+describe('a request-scoped global guard that returns false', () => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startApp(ScopedGlobalGuardAppModule, logger);
+  });
+  afterAll(async () => {
+    await running?.close();
   });
 
-  it('denies the call when it returns false', async () => {
+  it('denies the call', async () => {
     const result = await callTool(
       running.baseUrl,
       'singleton_ping',
@@ -496,38 +515,6 @@ describe('a request-scoped global guard (APP_GUARD)', () => {
     );
 
     expect(errorText(result)).toBe('SECURITY_DENIED_001: Access denied.');
-  });
-});
-
-describe('a request-scoped global interceptor (APP_INTERCEPTOR)', () => {
-  let running: RunningApp;
-  let recorder: Recorder;
-
-  beforeAll(async () => {
-    running = await startApp(ScopedGlobalInterceptorAppModule, logger);
-    recorder = running.app.get(Recorder);
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
-
-  it("runs on a singleton provider's operation, built with the per-call request", async () => {
-    const correlationId = 'scoped-interceptor-1';
-    const result = await callTool(
-      running.baseUrl,
-      'singleton_ping',
-      {},
-      { 'x-correlation-id': correlationId },
-    );
-
-    expect(result).toEqual({
-      content: [{ type: 'text', text: '{"pong":true}' }],
-      structuredContent: { pong: true },
-    });
-    expect(recorder.stepsOf(correlationId)).toEqual([
-      'scoped-global-interceptor',
-      'handler',
-    ]);
   });
 });
 

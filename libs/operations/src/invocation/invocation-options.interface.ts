@@ -1,3 +1,4 @@
+import type { OperationFailure } from '../errors/operation-failure';
 import type { Carrier } from '../interfaces/operation-options.interface';
 
 /**
@@ -17,10 +18,11 @@ export interface InvocationOptions {
   readonly timeout?: number;
 }
 
-/** @publicApi */
+/**
+ * The outcome of one call: the serialised result, or why it failed.
+ *
+ * @publicApi
+ */
 export type InvocationResult =
   | { readonly ok: true; readonly value: unknown }
-  | {
-      readonly ok: false;
-      readonly failure: import('../errors/operation-failure').OperationFailure;
-    };
+  | { readonly ok: false; readonly failure: OperationFailure };
