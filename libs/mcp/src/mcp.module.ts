@@ -1,8 +1,9 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { OperationsModule } from '@app/operations';
 import {
   ConfigurableModuleClass,
   MCP_MODULE_OPTIONS,
+  OPTIONS_TYPE,
 } from './mcp-module-definition';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
 import { MCP_SETTINGS, resolveMcpOptions } from './mcp-options.resolver';
@@ -35,4 +36,9 @@ import { McpHttpTransport } from './transports/mcp-http.transport';
   ],
   exports: [McpDispatcher, McpToolCatalogue],
 })
-export class McpModule extends ConfigurableModuleClass {}
+export class McpModule extends ConfigurableModuleClass {
+  /** Registers the MCP carrier; every option has a default. */
+  static override forRoot(options: typeof OPTIONS_TYPE = {}): DynamicModule {
+    return super.forRoot(options);
+  }
+}
