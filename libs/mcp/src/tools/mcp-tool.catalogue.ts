@@ -35,10 +35,6 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  get isBuilt(): boolean {
-    return this.entries !== undefined;
-  }
-
   onApplicationBootstrap(): void {
     this.build();
   }

@@ -8,13 +8,13 @@ export function sendProblem(
   detail: string,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
-  res.writeHead(status, {
-    ...headers,
-    'Content-Type': 'application/problem+json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  send(
+    res,
+    status,
+    'application/problem+json',
+    { type: 'about:blank', title, status, detail },
+    headers,
+  );
 }
 
 export function sendJson(
@@ -22,9 +22,20 @@ export function sendJson(
   status: number,
   payload: unknown,
 ): void {
+  send(res, status, 'application/json', payload);
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  payload: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   const body = JSON.stringify(payload);
   res.writeHead(status, {
-    'Content-Type': 'application/json',
+    ...headers,
+    'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(body),
   });
   res.end(body);

@@ -56,10 +56,9 @@ export class McpHttpTransport
   implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown
 {
   private readonly logger = new Logger('McpHttpTransport');
-  /** McpModule itself has bootstrapped and not begun to shut down. */
-  private ready = false;
-  /** The whole application has bootstrapped. */
-  private appBootstrapped = false;
+  /** From the end of the whole app's bootstrap until its shutdown begins. */
+  private serving = false;
+  /** Whether the end of the app's bootstrap is signalled (else McpModule's own stands in). */
   private awaitsApp = false;
   private authenticator = new OuterAuthenticator(undefined, '', this.handle);
 
@@ -94,7 +93,7 @@ export class McpHttpTransport
       );
     }
     this.awaitsApp = afterApplicationBootstrap(this.modules, () => {
-      this.appBootstrapped = true;
+      this.serving = true;
     });
     this.authenticator = new OuterAuthenticator(
       await this.resolveAuthGuard(),
@@ -118,12 +117,11 @@ export class McpHttpTransport
 
   onApplicationBootstrap(): void {
     this.catalogue.tools();
-    this.ready = true;
-    this.appBootstrapped ||= !this.awaitsApp;
+    this.serving ||= !this.awaitsApp;
   }
 
   beforeApplicationShutdown(): void {
-    this.ready = false;
+    this.serving = false;
   }
 
   private async handle(req: BodyRequest, res: ServerResponse): Promise<void> {
@@ -217,12 +215,7 @@ export class McpHttpTransport
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */
   private isReady(): boolean {
-    return (
-      this.ready &&
-      this.appBootstrapped &&
-      this.catalogue.isBuilt &&
-      !isShuttingDown(this.adapterHost.httpAdapter)
-    );
+    return this.serving && !isShuttingDown(this.adapterHost.httpAdapter);
   }
 
   private tooLarge(res: ServerResponse): void {
