@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/'] },
+  { ignores: ['dist/', 'libs/*/dist/', 'node_modules/', 'var/', 'coverage/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { McpModule } from '@app/mcp';
+import { McpModule } from '@nestops/mcp';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { databaseOptions } from './database/database.options';
 import { OrdersModule } from './orders/orders.module';

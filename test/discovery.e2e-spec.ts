@@ -1,8 +1,8 @@
 import { Injectable, Module, Scope } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { McpModule } from '@app/mcp';
-import { Operation, OperationRegistry } from '@app/operations';
+import { McpModule } from '@nestops/mcp';
+import { Operation, OperationRegistry } from '@nestops/operations';
 import { listen, RunningApp } from './support/sample-app';
 
 class FactoryMadeOperations {

@@ -443,7 +443,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
         expect(result.protocolVersion).toBe(version);
         expect(result.capabilities.tools.listChanged).toBe(false);
         expect(result.serverInfo).toEqual({
-          name: 'nest-operations-mcp',
+          name: 'nestops',
           version: '0.1.0',
         });
         expect(result.instructions).toBe('Order desk');

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ContextIdFactory } from '@nestjs/core';
 import { IncomingMessage } from 'node:http';
-import { getInvocationContext } from '@app/operations';
+import { getInvocationContext } from '@nestops/operations';
 import type { RunningApp } from './support/sample-app';
 import {
   CapturingLogger,

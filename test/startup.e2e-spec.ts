@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ContractError } from '@app/operations';
+import { ContractError } from '@nestops/operations';
 import type { RunningApp } from './support/sample-app';
 import {
   AOperations,

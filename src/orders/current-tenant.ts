@@ -1,6 +1,6 @@
 import { Inject, Injectable, Scope } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
-import { getInvocationContext } from '@app/operations';
+import { getInvocationContext } from '@nestops/operations';
 
 export const DEFAULT_TENANT = 'default';
 

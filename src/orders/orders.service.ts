@@ -1,6 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Operation } from '@app/operations';
+import { Operation } from '@nestops/operations';
 import { MoreThanOrEqual, Raw, Repository } from 'typeorm';
 import { CurrentTenant } from './current-tenant';
 import { CreateOrderDto } from './dto/create-order.dto';

@@ -36,7 +36,7 @@ describe('resolveMcpOptions', () => {
       const settings = resolveMcpOptions(options);
 
       expect(settings).toEqual({
-        serverName: 'nest-operations-mcp',
+        serverName: 'nestops',
         serverVersion: MCP_LIBRARY_VERSION,
         instructions: undefined,
         path: '/mcp',

@@ -9,19 +9,19 @@ import {
   TOOL_NAME_PATTERN,
 } from './mcp.constants';
 
-function rootManifest(): { name: string; version: string } {
+function packageManifest(): { name: string; version: string } {
   return JSON.parse(
-    readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
+    readFileSync(join(__dirname, '..', 'package.json'), 'utf8'),
   ) as { name: string; version: string };
 }
 
 describe('MCP constants', () => {
-  it('reads the repository package.json', () => {
-    expect(rootManifest().name).toBe('nest-operations-mcp');
+  it('reads the package.json of the mcp package', () => {
+    expect(packageManifest().name).toBe('@nestops/mcp');
   });
 
   it('MCP_LIBRARY_VERSION is the version in package.json', () => {
-    expect(MCP_LIBRARY_VERSION).toBe(rootManifest().version);
+    expect(MCP_LIBRARY_VERSION).toBe(packageManifest().version);
   });
 
   it('supports exactly the SPEC 5 protocol versions, newest first', () => {

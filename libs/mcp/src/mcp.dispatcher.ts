@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { formatFailure, OperationInvoker } from '@app/operations';
+import { formatFailure, OperationInvoker } from '@nestops/operations';
 import { idOf, readEnvelope } from './json-rpc/json-rpc-envelope';
 import type {
   JsonRpcRequest,

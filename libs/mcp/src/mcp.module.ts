@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { OperationsModule } from '@app/operations';
+import { OperationsModule } from '@nestops/operations';
 import {
   ConfigurableModuleClass,
   MCP_MODULE_OPTIONS,

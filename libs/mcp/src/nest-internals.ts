@@ -4,9 +4,9 @@
 import type { OnApplicationBootstrap } from '@nestjs/common';
 import type { AbstractHttpAdapter, ModulesContainer } from '@nestjs/core';
 
-import type { Module } from '@nestjs/core/internal';
+import type { Module } from '@nestjs/core/injector/module.js';
 
-export { ExecutionContextHost } from '@nestjs/core/internal';
+export { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 
 /**
  * Calls `listener` once the whole application has bootstrapped. Nest runs

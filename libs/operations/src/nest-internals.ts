@@ -2,7 +2,7 @@
  * The one place that touches Nest internals (they move between majors).
  */
 import { ModuleRef, ModulesContainer } from '@nestjs/core';
-import type { InstanceWrapper } from '@nestjs/core/internal';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 
 export type { InstanceWrapper };
 export type { ParamsFactory } from '@nestjs/core/helpers/external-context-creator.js';
@@ -16,7 +16,7 @@ export function moduleRefOf(wrapper: InstanceWrapper): ModuleRef {
   return host.getProviderByKey(ModuleRef).instance as ModuleRef;
 }
 export { GUARDS_METADATA } from '@nestjs/common/constants.js';
-export { RouteParamtypes } from '@nestjs/common/internal';
+export { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 
 const SCOPED_GLOBAL_ENHANCER = /^APP_(GUARD|INTERCEPTOR|PIPE) \(UUID: /;
 

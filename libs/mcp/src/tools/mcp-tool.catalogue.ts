@@ -3,7 +3,7 @@ import {
   ContractError,
   OperationDefinition,
   OperationRegistry,
-} from '@app/operations';
+} from '@nestops/operations';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
 import { TOOL_NAME_PATTERN } from '../mcp.constants';
 import { createTool, defaultToolName } from './mcp-tool.factory';

@@ -2,7 +2,7 @@ import type {
   JsonSchema,
   OperationDefinition,
   OperationSemantics,
-} from '@app/operations';
+} from '@nestops/operations';
 import { createTool, defaultToolName } from './mcp-tool.factory';
 
 function operation(

@@ -1,4 +1,4 @@
-import type { JsonSchema, OperationDefinition } from '@app/operations';
+import type { JsonSchema, OperationDefinition } from '@nestops/operations';
 import type { McpTool } from './mcp-tool.interface';
 
 const EMPTY_INPUT: JsonSchema = Object.freeze({ type: 'object' });

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@app/operations';
+import type { JsonSchema } from '@nestops/operations';
 
 /** Behaviour hints of a tool (MCP `ToolAnnotations`). */
 export interface McpToolAnnotations {

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '@app/operations';
+import type { OperationDefinition } from '@nestops/operations';
 import { TOOL_NAME_PATTERN } from '../mcp.constants';
 
 export const INVALID_TOOL_NAME = 'PROTOCOLS_VALIDATION_004';
