@@ -1,9 +1,8 @@
 import { Injectable, Module, Scope } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test, type TestingModule } from '@nestjs/testing';
 import { McpModule } from '@nestops/mcp';
+import { McpTestClient } from '@nestops/mcp/testing';
 import { Operation, OperationRegistry } from '@nestops/operations';
-import { listen, RunningApp } from './support/sample-app';
 
 class FactoryMadeOperations {
   @Operation({ id: 'made-by.factory' })
@@ -47,29 +46,22 @@ class ScopedOperations {
 })
 class DiscoveryAppModule {}
 
-async function call(baseUrl: string, method: string, params?: object) {
-  const res = await fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await res.json()) as { result: Record<string, unknown> };
-}
-
 describe('discovery of @Operation methods', () => {
-  let running: RunningApp;
+  let app: TestingModule;
+  let mcp: McpTestClient;
 
   beforeAll(async () => {
-    running = await listen(
-      await NestFactory.create<NestExpressApplication>(DiscoveryAppModule, {
-        logger: false,
-      }),
-    );
+    app = await Test.createTestingModule({
+      imports: [DiscoveryAppModule],
+    }).compile();
+    app.useLogger(false);
+    await app.init();
+    mcp = McpTestClient.create(app);
   });
-  afterAll(() => running.close());
+  afterAll(() => app.close());
 
   it('finds class, factory, value and request-scoped providers once each, skipping aliases', async () => {
-    const ids = running.app
+    const ids = app
       .get(OperationRegistry)
       .list()
       .map((operation) => operation.id)
@@ -81,10 +73,7 @@ describe('discovery of @Operation methods', () => {
       'scoped.class',
     ]);
 
-    const { result } = await call(running.baseUrl, 'tools/list');
-    const names = (result.tools as { name: string }[])
-      .map((tool) => tool.name)
-      .sort();
+    const names = (await mcp.listTools()).map((tool) => tool.name).sort();
     expect(names).toEqual([
       'given_value',
       'made-by_factory',
@@ -99,11 +88,7 @@ describe('discovery of @Operation methods', () => {
     ['plain_class', 'class'],
     ['scoped_class', 'scoped'],
   ])('calls %s on its provider', async (name, by) => {
-    const { result } = await call(running.baseUrl, 'tools/call', {
-      name,
-      arguments: {},
-    });
-    expect(result).toEqual({
+    expect(await mcp.callTool(name, {})).toEqual({
       content: [{ type: 'text', text: JSON.stringify({ by }) }],
       structuredContent: { by },
     });

@@ -102,9 +102,11 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
   expect(sorted(create.required)).toEqual(['amount', 'name']);
   expect(create.additionalProperties).toBe(false);
 
-  // orders.list takes no input
+  // orders.list takes no input: the schema says so, as the server rejects any property
   expect(toolByName(tools, 'orders_list').inputSchema).toEqual({
     type: 'object',
+    properties: {},
+    additionalProperties: false,
   });
 
   // OrderIdDto
@@ -364,6 +366,22 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       const foreign = await callTool(aliceB, 'orders_get', { id: first.id });
       expect(foreign.isError).toBe(true);
       expect(foreign.text).toMatch(/^BUSINESS_NOTFOUND_001: /);
+    });
+
+    it('rejects any argument to orders_list, as its published schema says', async () => {
+      const alice = await client({ apiKey: ALICE, tenant: newTenant('n') });
+      const validate = ajv.compile(
+        toolByName(tools, 'orders_list').inputSchema as Schema,
+      );
+
+      expect(validate({})).toBe(true);
+      expect(validate({ tenant: 'other' })).toBe(false);
+      expect((await callTool(alice, 'orders_list', {})).isError).toBe(false);
+      const outcome = await callTool(alice, 'orders_list', { tenant: 'other' });
+      expect(outcome.isError).toBe(true);
+      expect(outcome.text).toBe(
+        'VALIDATION_INVALID_001: Invalid input: property tenant should not exist',
+      );
     });
   });
 

@@ -50,12 +50,13 @@ export async function startSampleApp(
     );
     return await listen(app);
   } finally {
-    restore('DATABASE_URL', saved.url);
-    restore('SQLITE_PATH', saved.sqlite);
+    restoreEnv('DATABASE_URL', saved.url);
+    restoreEnv('SQLITE_PATH', saved.sqlite);
   }
 }
 
-function restore(name: string, value: string | undefined): void {
+/** Sets an environment variable back to a saved value (unset when undefined). */
+export function restoreEnv(name: string, value: string | undefined): void {
   if (value === undefined) {
     delete process.env[name];
   } else {

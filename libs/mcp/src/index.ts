@@ -1,7 +1,12 @@
 export { McpModule } from './mcp.module';
 export { MCP_MODULE_OPTIONS } from './mcp-module-definition';
 export type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
-export type { McpTool, McpToolAnnotations } from './tools/mcp-tool.interface';
+export type {
+  McpTextContent,
+  McpTool,
+  McpToolAnnotations,
+  McpToolResult,
+} from './tools/mcp-tool.interface';
 export { McpToolCatalogue } from './tools/mcp-tool.catalogue';
 export { McpDispatcher } from './mcp.dispatcher';
 export type { McpCallerContext } from './mcp.dispatcher';

@@ -12,6 +12,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './mcp.constants';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue';
+import type { McpToolResult } from './tools/mcp-tool.interface';
 
 /** What a transport knows about the caller of one message. */
 export interface McpCallerContext {
@@ -91,7 +92,7 @@ export class McpDispatcher {
   private async callTool(
     params: Params,
     caller: McpCallerContext,
-  ): Promise<unknown> {
+  ): Promise<McpToolResult> {
     const name = params.name;
     if (typeof name !== 'string') {
       throw McpProtocolError.missingToolName();
@@ -121,7 +122,7 @@ export class McpDispatcher {
     return {
       content: [{ type: 'text', text: JSON.stringify(value) }],
       ...(typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? { structuredContent: value }
+        ? { structuredContent: value as Record<string, unknown> }
         : {}),
     };
   }

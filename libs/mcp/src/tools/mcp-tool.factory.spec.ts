@@ -30,6 +30,8 @@ const OBJECT_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
+class InputDto {}
+
 describe('defaultToolName', () => {
   it.each([
     ['orders.create', 'orders_create'],
@@ -52,10 +54,23 @@ describe('createTool', () => {
   it('publishes an object input schema as it is', () => {
     const tool = createTool(
       'orders_create',
-      operation('orders.create', { inputSchema: OBJECT_SCHEMA }),
+      operation('orders.create', {
+        input: InputDto,
+        inputSchema: OBJECT_SCHEMA,
+      }),
     );
 
     expect(tool.inputSchema).toBe(OBJECT_SCHEMA);
+  });
+
+  it('publishes a closed empty object for an operation without input', () => {
+    const tool = createTool('orders_purge', operation('orders.purge'));
+
+    expect(tool.inputSchema).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
   });
 
   it.each<[string, JsonSchema | undefined]>([
@@ -64,14 +79,17 @@ describe('createTool', () => {
     ['a string schema', { type: 'string' }],
     ['a nullable object schema', { type: ['object', 'null'] }],
     ['a schema without type', { properties: { a: { type: 'string' } } }],
-  ])('uses {type: "object"} as input schema for %s', (_case, inputSchema) => {
-    const tool = createTool(
-      'orders_create',
-      operation('orders.create', { inputSchema }),
-    );
+  ])(
+    'uses {type: "object"} as the schema of an input with %s',
+    (_case, inputSchema) => {
+      const tool = createTool(
+        'orders_create',
+        operation('orders.create', { input: InputDto, inputSchema }),
+      );
 
-    expect(tool.inputSchema).toEqual({ type: 'object' });
-  });
+      expect(tool.inputSchema).toEqual({ type: 'object' });
+    },
+  );
 
   it('publishes an object output schema', () => {
     const tool = createTool(

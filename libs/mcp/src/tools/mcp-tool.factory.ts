@@ -1,7 +1,14 @@
 import type { JsonSchema, OperationDefinition } from '@nestops/operations';
 import type { McpTool } from './mcp-tool.interface';
 
-const EMPTY_INPUT: JsonSchema = Object.freeze({ type: 'object' });
+/** An operation without input takes no arguments: any property is rejected. */
+const NO_INPUT: JsonSchema = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({}),
+  additionalProperties: false,
+});
+/** An input whose schema is not an object: published as an open object. */
+const ANY_OBJECT: JsonSchema = Object.freeze({ type: 'object' });
 
 /** The default tool name of an operation: every `.` of its id becomes `_`. */
 export function defaultToolName(operationId: string): string {
@@ -13,10 +20,15 @@ export function createTool(
   name: string,
   operation: OperationDefinition,
 ): McpTool {
-  const { inputSchema, outputSchema, semantics } = operation;
+  const { input, inputSchema, outputSchema, semantics } = operation;
   return Object.freeze({
     name,
-    inputSchema: inputSchema?.type === 'object' ? inputSchema : EMPTY_INPUT,
+    inputSchema:
+      input === undefined
+        ? NO_INPUT
+        : inputSchema?.type === 'object'
+          ? inputSchema
+          : ANY_OBJECT,
     ...(outputSchema?.type === 'object' ? { outputSchema } : {}),
     annotations: Object.freeze({
       readOnlyHint: semantics.readOnly,

@@ -16,3 +16,20 @@ export interface McpTool {
   readonly outputSchema?: JsonSchema;
   readonly annotations: McpToolAnnotations;
 }
+
+/** One block of a tool result's `content`. */
+export interface McpTextContent {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/**
+ * The result of `tools/call`: the response JSON as text (and as
+ * `structuredContent` when it is an object), or a failure with `isError`
+ * and the text `<CODE>: <message>`.
+ */
+export interface McpToolResult {
+  readonly content: readonly McpTextContent[];
+  readonly structuredContent?: Readonly<Record<string, unknown>>;
+  readonly isError?: true;
+}

@@ -1,0 +1,111 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { carrierHeaders, type TestHeaders } from '@nestops/operations/testing';
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import { McpDispatcher, type McpCallerContext } from '../mcp.dispatcher';
+import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface';
+
+/**
+ * Talks MCP to an initialised Nest application in-process: each message goes
+ * through the same dispatcher, tool catalogue and pipeline as one posted to
+ * the HTTP endpoint, with the headers you choose, but without HTTP (so the
+ * endpoint's own checks, such as the `401` for invalid credentials, are not
+ * applied: the call's guards judge the credentials instead).
+ *
+ * ```ts
+ * const app = moduleRef.createNestApplication();
+ * await app.init();
+ * const mcp = McpTestClient.create(app, { headers: { Authorization: 'Bearer alice-token' } });
+ * const result = await mcp.callTool('notes_create', { text: 'hello' });
+ * ```
+ *
+ * @publicApi
+ */
+export class McpTestClient {
+  private nextId = 1;
+
+  private constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly headers: McpCallerContext['headers'],
+  ) {}
+
+  /**
+   * A client for `app`: a `TestingModule` or an application, after `init()`.
+   * `options.headers` are sent with every message.
+   */
+  static create(
+    app: INestApplicationContext,
+    options: { readonly headers?: TestHeaders } = {},
+  ): McpTestClient {
+    let dispatcher: McpDispatcher;
+    try {
+      dispatcher = app.get(McpDispatcher, { strict: false });
+    } catch {
+      throw new Error(
+        'McpDispatcher is not in this application: import McpModule.forRoot() into it.',
+      );
+    }
+    return new McpTestClient(dispatcher, carrierHeaders(options.headers));
+  }
+
+  /** A client whose messages also send `headers` (they win over this client's). */
+  withHeaders(headers: TestHeaders): McpTestClient {
+    return new McpTestClient(
+      this.dispatcher,
+      carrierHeaders(this.headers, headers),
+    );
+  }
+
+  /** `tools/list`: the tools as an MCP client sees them. */
+  async listTools(): Promise<readonly McpTool[]> {
+    return (await this.request<{ tools: readonly McpTool[] }>('tools/list'))
+      .tools;
+  }
+
+  /**
+   * `tools/call`: the tool's result. An operation failure is a result with
+   * `isError: true` and the text `<CODE>: <message>`; a malformed call (an
+   * unknown tool, arguments that are not an object) throws `McpProtocolError`.
+   */
+  callTool(
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+  ): Promise<McpToolResult> {
+    return this.request<McpToolResult>('tools/call', {
+      name,
+      ...(args === undefined ? {} : { arguments: args }),
+    });
+  }
+
+  /**
+   * Sends one JSON-RPC request and returns its `result`; a JSON-RPC error
+   * answer throws `McpProtocolError` with its `rpcCode` and catalogue `code`.
+   */
+  async request<T = unknown>(
+    method: string,
+    params?: Readonly<Record<string, unknown>>,
+  ): Promise<T> {
+    const response = await this.send({
+      jsonrpc: '2.0',
+      id: this.nextId++,
+      method,
+      ...(params === undefined ? {} : { params }),
+    });
+    if (!response) {
+      throw new Error(`No answer to the request '${method}'.`);
+    }
+    if ('error' in response) {
+      const { code, data, message } = response.error;
+      throw new McpProtocolError(code, data.code, message);
+    }
+    return response.result as T;
+  }
+
+  /**
+   * Sends any message as it would arrive in a POST body, and returns the
+   * JSON-RPC answer, or undefined when none is due (notifications).
+   */
+  send(message: unknown): Promise<JsonRpcResponse | undefined> {
+    return this.dispatcher.dispatch(message, { headers: this.headers });
+  }
+}

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface Manifest {
+  readonly name: string;
+  readonly version: string;
+  readonly exports: Record<string, string | Record<string, string>>;
+  readonly files: readonly string[];
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies: Record<string, string>;
+  readonly engines: { readonly node: string };
+  readonly sideEffects: boolean;
+}
+
+const PACKAGES = ['operations', 'mcp'] as const;
+const root = join(__dirname, '..');
+
+function manifest(name: string): Manifest {
+  return JSON.parse(
+    readFileSync(join(root, 'libs', name, 'package.json'), 'utf8'),
+  ) as Manifest;
+}
+
+/** What `npm pack` would put in the tarball (the libraries are built by `pretest`). */
+function packedFiles(name: string): string[] {
+  const output = execFileSync(
+    'npm',
+    ['pack', '--dry-run', '--json', '--ignore-scripts'],
+    { cwd: join(root, 'libs', name), encoding: 'utf8' },
+  );
+  const [pack] = JSON.parse(output) as [{ files: { path: string }[] }];
+  return pack.files.map((file) => file.path).sort();
+}
+
+/** Every file an `exports` entry points to. */
+function exportTargets(exports: Manifest['exports']): string[] {
+  return Object.values(exports).flatMap((target) =>
+    typeof target === 'string' ? [target] : Object.values(target),
+  );
+}
+
+describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
+  const files = packedFiles(name);
+  const pkg = manifest(name);
+
+  it('holds only compiled files, declarations and their maps, README.md, LICENSE and package.json', () => {
+    const allowed =
+      /^(dist\/.+\.(js|d\.ts)(\.map)?|README\.md|LICENSE|package\.json)$/;
+
+    expect(files.filter((file) => !allowed.test(file))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', 'LICENSE', 'package.json']),
+    );
+    expect(
+      files.filter(
+        (file) =>
+          /spec|test\/|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('has a declaration and both maps for every compiled module', () => {
+    const modules = files.filter((file) => file.endsWith('.js'));
+
+    expect(modules.length).toBeGreaterThan(5);
+    for (const module of modules) {
+      const base = module.slice(0, -'.js'.length);
+      expect(files).toEqual(
+        expect.arrayContaining([
+          `${base}.js.map`,
+          `${base}.d.ts`,
+          `${base}.d.ts.map`,
+        ]),
+      );
+    }
+  });
+
+  it('packs every file its exports map points to, with types first', () => {
+    for (const target of exportTargets(pkg.exports)) {
+      expect(files).toContain(target.replace(/^\.\//, ''));
+    }
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      if (typeof target !== 'string') {
+        expect(Object.keys(target), entry).toEqual(['types', 'default']);
+      }
+    }
+    expect(Object.keys(pkg.exports)).toEqual(
+      expect.arrayContaining(['.', './testing']),
+    );
+  });
+
+  it('takes Nest and its companions from the app (peers over Nest 11 and 12), and Node 22.12+', () => {
+    for (const peer of [
+      '@nestjs/common',
+      '@nestjs/core',
+      'class-validator',
+      'class-transformer',
+      'reflect-metadata',
+      'rxjs',
+    ]) {
+      expect(pkg.peerDependencies[peer], peer).toBeDefined();
+      expect(pkg.dependencies?.[peer], peer).toBeUndefined();
+    }
+    for (const nest of ['@nestjs/common', '@nestjs/core']) {
+      expect(pkg.peerDependencies[nest]).toBe('^11.0.0 || ^12.0.0');
+    }
+    expect(pkg.engines.node).toBe('>=22.12');
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.version).toMatch(/^0\.\d+\.\d+$/);
+  });
+});
+
+describe('the packages together', () => {
+  it('share one scope and version, and mcp depends on operations by its published name', () => {
+    const operations = manifest('operations');
+    const mcp = manifest('mcp');
+
+    expect(operations.name).toBe('@nestops/operations');
+    expect(mcp.name).toBe('@nestops/mcp');
+    expect(mcp.version).toBe(operations.version);
+    expect(mcp.dependencies).toEqual({
+      '@nestops/operations': `^${operations.version}`,
+    });
+  });
+});
