@@ -3,7 +3,18 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'libs/*/dist/', 'node_modules/', 'var/', 'coverage/'] },
+  {
+    ignores: [
+      'dist/',
+      'libs/*/dist/',
+      'examples/*/dist/',
+      'node_modules/',
+      'var/',
+      'coverage/',
+      // Compiled and linted by tsc inside the consumer test's app.
+      'scripts/consumer/*.ts',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -103,7 +103,7 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
       expect(pkg.dependencies?.[peer], peer).toBeUndefined();
     }
     for (const nest of ['@nestjs/common', '@nestjs/core']) {
-      expect(pkg.peerDependencies[nest]).toBe('^11.0.0 || ^12.0.0');
+      expect(pkg.peerDependencies[nest]).toBe('^11.1.4 || ^12.0.0');
     }
     expect(pkg.engines.node).toBe('>=22.12');
     expect(pkg.sideEffects).toBe(false);

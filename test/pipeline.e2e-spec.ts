@@ -557,4 +557,12 @@ describe('a durable provider', () => {
     expect(a2.serial).toBe(a1.serial);
     expect(b1.serial).not.toBe(a1.serial);
   });
+
+  it("gives a non-durable provider of the same call the call's request merged with the payload, as Nest's router does", async () => {
+    const desk = resultJson<{ payloadTenant: string; isCallRequest: boolean }>(
+      await callTool(running.baseUrl, 'desk_get', {}, { 'x-tenant-id': 't-9' }),
+    );
+
+    expect(desk).toEqual({ payloadTenant: 't-9', isCallRequest: true });
+  });
 });

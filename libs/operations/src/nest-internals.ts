@@ -42,10 +42,18 @@ export function scopedGlobalEnhancers(
 /**
  * Makes a provider depend on the scoped global enhancers, as Nest does for
  * controllers, so it is resolved per call and they are built for each call.
+ * Nest before 11.1.24 keeps the scope it computed before they were added, so
+ * it is forgotten here as later versions do in `addEnhancerMetadata`.
  */
 export function attachEnhancers(
   wrapper: InstanceWrapper,
   enhancers: InstanceWrapper[],
 ): void {
   enhancers.forEach((enhancer) => wrapper.addEnhancerMetadata(enhancer));
+  if (enhancers.length > 0) {
+    Object.assign(wrapper, {
+      isTreeStatic: undefined,
+      isTreeDurable: undefined,
+    });
+  }
 }

@@ -193,7 +193,17 @@ export class OperationInvoker implements OnApplicationBootstrap {
   ): Promise<Handler> {
     const { host } = operation;
     const contextId = ContextIdFactory.getByRequest(request);
-    this.moduleRef.registerRequestByContextId(request, contextId);
+    // As Nest's router does: with a durable context (a ContextIdStrategy),
+    // REQUEST is the strategy's payload for durable trees and the request
+    // merged with it otherwise.
+    this.moduleRef.registerRequestByContextId(
+      contextId.getParent
+        ? host.wrapper.isDependencyTreeDurable()
+          ? contextId.payload
+          : Object.assign(request, contextId.payload)
+        : request,
+      contextId,
+    );
     const instance = await moduleRefOf(host.wrapper).resolve<
       unknown,
       Record<string, unknown>

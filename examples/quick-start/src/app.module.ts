@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { McpModule, type McpModuleOptions } from '@nestops/mcp';
+import { ApiKeyGuard } from './api-key.guard';
+import { NotesModule } from './notes/notes.module';
+
+const mcpOptions: McpModuleOptions = {
+  instructions: 'A shared notebook: list notes, add a note.',
+  authGuard: ApiKeyGuard,
+};
+
+@Module({
+  imports: [McpModule.forRoot(mcpOptions), NotesModule],
+  providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+})
+export class AppModule {}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { Operation, type InvocationContext } from '@nestops/operations';
+import type { User } from '../api-key.guard';
+import { CreateNoteDto } from './create-note.dto';
+import { NoteDto, NoteListDto } from './note.dto';
+
+@Injectable()
+export class NotesService {
+  private readonly notes: NoteDto[] = [];
+
+  @Operation({ id: 'notes.create', permission: 'notes.write', output: NoteDto })
+  create(input: CreateNoteDto, context: InvocationContext): NoteDto {
+    const author = (context.principal as User).id;
+    const note = { id: this.notes.length + 1, text: input.text, author };
+    this.notes.push(note);
+    return note;
+  }
+
+  @Operation({
+    id: 'notes.list',
+    permission: 'notes.read',
+    output: NoteListDto,
+  })
+  list(): NoteListDto {
+    return { items: this.notes };
+  }
+}
