@@ -132,6 +132,12 @@ EOF
   # The starters skip declaration files; check them with this TypeScript too.
   npx --no -- tsc -p tsconfig.json --noEmit --skipLibCheck false ||
     fail 'tsc with --skipLibCheck false failed'
+  # Apps still on the older `node10` resolution (Nest 10 starters) find the
+  # `testing` entry point through `typesVersions`; TypeScript 6 deprecates it.
+  if [[ "$(installed_version typescript)" == 5.* ]]; then
+    npx --no -- tsc -p tsconfig.json --noEmit --module commonjs \
+      --moduleResolution node10 --resolvePackageJsonExports false || fail 'tsc with node10 resolution failed'
+  fi
 
   node dist/kit-check.js || fail 'the testing entry points failed'
 
