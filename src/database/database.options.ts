@@ -1,5 +1,6 @@
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -15,5 +16,23 @@ export function databaseOptions(
   }
   const file = resolve(env.SQLITE_PATH ?? 'var/orders.sqlite');
   mkdirSync(dirname(file), { recursive: true });
-  return { ...common, type: 'better-sqlite3', database: file };
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: file,
+    driver: sqliteDriver(),
+  };
+}
+
+/**
+ * better-sqlite3 13 (built on Node-API) on Node 22 and newer; 12 on Node 20,
+ * where 13 does not run. 12 derives from Node's own `ObjectWrap`, whose
+ * cleanup hook aborts the process when a statement is garbage collected
+ * outside a JavaScript context on Node 24.19 and newer.
+ */
+function sqliteDriver(): unknown {
+  const load = createRequire(__filename);
+  return Number(process.versions.node.split('.')[0]) >= 22
+    ? load('better-sqlite3-napi')
+    : load('better-sqlite3');
 }
