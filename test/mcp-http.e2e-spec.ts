@@ -16,26 +16,8 @@ import {
   HttpTimeoutModule,
   startHttpFixture,
 } from './fixtures/http-fixtures';
+import type { HeaderMap, RpcBody, ToolResult } from './support/json-rpc-shapes';
 import { startSampleApp, type RunningApp } from './support/sample-app';
-
-interface RpcError {
-  readonly code: number;
-  readonly message: string;
-  readonly data: { readonly code: string };
-}
-
-interface RpcBody {
-  readonly jsonrpc: string;
-  readonly id: string | number | null;
-  readonly result?: unknown;
-  readonly error?: RpcError;
-}
-
-interface ToolResult {
-  readonly content: readonly { readonly type: string; readonly text: string }[];
-  readonly isError?: boolean;
-  readonly structuredContent?: Readonly<Record<string, unknown>>;
-}
 
 interface InitializeResult {
   readonly protocolVersion: string;
@@ -50,8 +32,6 @@ interface Reply {
   header(name: string): string | undefined;
   json(): RpcBody;
 }
-
-type HeaderMap = Readonly<Record<string, string>>;
 
 const JSON_TYPE = { 'content-type': 'application/json' } as const;
 

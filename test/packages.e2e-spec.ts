@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 interface Manifest {
   readonly name: string;
@@ -108,6 +108,47 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
     expect(pkg.engines.node).toBe('>=22.12');
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.version).toMatch(/^0\.\d+\.\d+$/);
+  });
+});
+
+/** The declaration files reachable from an entry point's, by relative imports. */
+function reachableDeclarations(name: string, entry: string): string[] {
+  const dist = join(root, 'libs', name);
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) {
+      return;
+    }
+    seen.add(file);
+    const text = readFileSync(join(dist, file), 'utf8');
+    for (const [, specifier] of text.matchAll(
+      /(?:from\s+|import\()['"](\.[^'"]+)['"]/g,
+    )) {
+      const target = join(dirname(file), specifier).replace(/\.js$/, '');
+      visit(
+        existsSync(join(dist, `${target}.d.ts`))
+          ? `${target}.d.ts`
+          : join(target, 'index.d.ts'),
+      );
+    }
+  };
+  visit(entry.replace(/^\.\//, ''));
+  return [...seen];
+}
+
+describe.each(PACKAGES)('the public types of @nestops/%s', (name) => {
+  const pkg = manifest(name);
+
+  it('name no Nest internals', () => {
+    for (const target of Object.values(pkg.exports)) {
+      if (typeof target === 'string') {
+        continue;
+      }
+      for (const file of reachableDeclarations(name, target.types)) {
+        const text = readFileSync(join(root, 'libs', name, file), 'utf8');
+        expect(text, file).not.toMatch(/nest-internals|@nestjs\/[a-z-]+\//);
+      }
+    }
   });
 });
 

@@ -229,6 +229,27 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     return outcome.structuredContent as unknown as Order;
   }
 
+  it('answers every tool that has an outputSchema with structured content that validates against it (ajv 2020, strict)', async () => {
+    const alice = await client({ apiKey: ALICE, tenant: newTenant('every') });
+    const order = await createOrder(alice, 'every tool', 2);
+    // In this order: orders_delete removes the order the others read.
+    const calls: Record<string, Record<string, unknown>> = {
+      orders_create: { name: 'another', amount: 1 },
+      orders_list: {},
+      orders_get: { id: order.id },
+      orders_search: { nameContains: 'every' },
+      orders_delete: { id: order.id },
+    };
+    const withSchema = tools.filter((tool) => tool.outputSchema);
+    expect(withSchema.map((tool) => tool.name).sort()).toEqual(
+      Object.keys(calls).sort(),
+    );
+
+    for (const [tool, args] of Object.entries(calls)) {
+      expectConformsToOutputSchema(tool, await callTool(alice, tool, args));
+    }
+  });
+
   describe('SDK v1 client', () => {
     it('initializes: server info and instructions from McpModule.forRoot()', async () => {
       const mcp = await clients.v1({ apiKey: BOB });

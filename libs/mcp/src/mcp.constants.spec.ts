@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  BATCH_PROTOCOL_VERSIONS,
   DEFAULT_MAX_BODY_SIZE,
   DEFAULT_MCP_PATH,
   LATEST_PROTOCOL_VERSION,
+  MAX_BATCH_SIZE,
   MCP_LIBRARY_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   TOOL_NAME_PATTERN,
@@ -47,6 +49,15 @@ describe('MCP constants', () => {
 
   it('cannot change the supported versions at run time', () => {
     expect(Object.isFrozen(SUPPORTED_PROTOCOL_VERSIONS)).toBe(true);
+  });
+
+  it('takes batches under 2025-03-26 only, up to 100 messages', () => {
+    expect([...BATCH_PROTOCOL_VERSIONS]).toEqual(['2025-03-26']);
+    for (const version of BATCH_PROTOCOL_VERSIONS) {
+      expect(SUPPORTED_PROTOCOL_VERSIONS).toContain(version);
+    }
+    expect(Object.isFrozen(BATCH_PROTOCOL_VERSIONS)).toBe(true);
+    expect(MAX_BATCH_SIZE).toBe(100);
   });
 
   it('has the SPEC defaults', () => {

@@ -11,3 +11,9 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MCP_LIBRARY_VERSION = '0.1.0';
 export const DEFAULT_MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
+/** Protocol versions whose requests may be JSON-RPC batches (2025-06-18 dropped them). */
+export const BATCH_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  '2025-03-26',
+]);
+/** Most messages in one batch; a longer one is refused whole. */
+export const MAX_BATCH_SIZE = 100;

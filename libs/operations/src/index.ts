@@ -15,6 +15,7 @@ export { OperationsModule } from './operations.module';
 // Running a call
 export { OperationInvoker } from './operation.invoker';
 export { getInvocationContext } from './invocation/get-invocation-context';
+export { correlationIdOf } from './invocation/invocation-context.factory';
 export type { InvocationContext } from './invocation/invocation-context.interface';
 export type {
   InvocationOptions,

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { ContractError } from './errors/contract.error';
 import {
   CONTRACT_INVALID_ID,
@@ -12,10 +13,19 @@ import type {
   OperationOptions,
   OperationStability,
 } from './interfaces/operation-options.interface';
+import { resultSerializerOf } from './invocation/output-contract';
 import { parseOperationId } from './operation-id';
 import { operationSemantics } from './operation-semantics';
 import { ALL_CARRIERS } from './operations.constants';
 import type { OperationSchemaFactory } from './schema/operation-schema.factory';
+
+/** Whether class-validator knows constraints of the class (its own or inherited). */
+function isValidatable(type: Type<unknown>): boolean {
+  return (
+    getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)
+      .length > 0
+  );
+}
 
 const STABILITIES: readonly OperationStability[] = [
   'stable',
@@ -96,13 +106,23 @@ export function createOperationDefinition(
     }
   }
 
+  if (options.input !== undefined && NOT_DTOS.includes(options.input)) {
+    throw invalid(
+      `input must be a DTO class with class-validator decorators, not ${options.input.name}.`,
+    );
+  }
   const input =
     options.input ??
     (NOT_DTOS.includes(firstParamType)
       ? undefined
       : (firstParamType as Type<unknown>));
+  if (input && !isValidatable(input)) {
+    throw invalid(
+      `its input ${input.name} has no class-validator decorators, so no call could be validated; decorate its properties${options.input ? '' : ` (it is the type of the method's first parameter; declare another with 'input')`}.`,
+    );
+  }
   const output = options.output;
-  return Object.freeze({
+  const definition: OperationDefinition = Object.freeze({
     id: options.id,
     resource: parsed.resource,
     verb: parsed.verb,
@@ -121,4 +141,7 @@ export function createOperationDefinition(
       schemas.create(output, `Operation '${options.id}' (${source}) output`),
     source,
   });
+  // The shaping plan and check of its results, compiled at bootstrap.
+  resultSerializerOf(definition);
+  return definition;
 }

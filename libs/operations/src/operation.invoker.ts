@@ -1,22 +1,15 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import {
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  PipeTransform,
-  ValidationPipe,
-} from '@nestjs/common';
-import {
-  ContextId,
-  ContextIdFactory,
+  ApplicationConfig,
   ExternalContextCreator,
   ModuleRef,
 } from '@nestjs/core';
-import { instanceToPlain } from 'class-transformer';
 import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard';
 import { toOperationFailure } from './errors/failure.mapper';
 import { OperationFailure, operationFailure } from './errors/operation-failure';
+import { startCallTimeout } from './invocation/call-timeout';
 import { sanitizeInput } from './invocation/input.sanitizer';
-import { NoInputPipe } from './invocation/no-input.pipe';
+import { serializeResult } from './invocation/output-contract';
 import { OperationResponse } from './invocation/operation-response';
 import {
   correlationIdOf,
@@ -27,30 +20,21 @@ import type {
   InvocationResult,
 } from './invocation/invocation-options.interface';
 import {
-  OperationParamsFactory,
-  OperationParamType,
-} from './invocation/operation-params.factory';
+  OperationPipeline,
+  type PipelineServices,
+} from './invocation/operation-pipeline';
+import { createOperationRequest } from './invocation/operation-request';
 import {
-  createOperationRequest,
-  OperationRequest,
-} from './invocation/operation-request';
+  assertNestInternals,
+  nestPipesOf,
+  scopedGlobalEnhancers,
+} from './nest-internals';
 import type { OperationDefinition } from './interfaces/operation-definition.interface';
-import { GUARDS_METADATA, moduleRefOf } from './nest-internals';
-import { OperationHost, OperationRegistry } from './operation.registry';
-
-const ARGS_METADATA = 'operations:args';
-const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: false };
-
-type Handler = (
-  request: OperationRequest,
-  response: OperationResponse,
-) => Promise<unknown>;
+import { OperationRegistry } from './operation.registry';
 
 interface PreparedOperation {
   readonly definition: OperationDefinition;
-  readonly host: OperationHost;
-  /** Built once at bootstrap for singleton providers. */
-  readonly handler?: Handler;
+  readonly pipeline: OperationPipeline;
 }
 
 /**
@@ -64,14 +48,14 @@ interface PreparedOperation {
 @Injectable()
 export class OperationInvoker implements OnApplicationBootstrap {
   private readonly logger = new Logger('Operations');
-  private readonly paramsFactory = new OperationParamsFactory();
-  private readonly authorization = new OperationAuthorizationGuard();
   private readonly prepared = new Map<string, PreparedOperation>();
+  private services?: PipelineServices;
 
   constructor(
     private readonly registry: OperationRegistry,
     private readonly contextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
+    private readonly config: ApplicationConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -86,13 +70,12 @@ export class OperationInvoker implements OnApplicationBootstrap {
     options: InvocationOptions,
   ): Promise<InvocationResult> {
     const operation = this.prepare(operationId);
-    const correlationId = correlationIdOf(options);
+    const correlationId = correlationIdOf(options.headers);
     const abort = new AbortController();
     const deadline =
       options.timeout !== undefined
         ? new Date(Date.now() + options.timeout)
         : undefined;
-    let timer: NodeJS.Timeout | undefined;
     const call = this.run(
       operation,
       options,
@@ -103,22 +86,11 @@ export class OperationInvoker implements OnApplicationBootstrap {
     const timeout =
       options.timeout === undefined
         ? undefined
-        : new Promise<InvocationResult>((resolve) => {
-            timer = setTimeout(() => {
-              abort.abort(new Error(`Operation ${operationId} timed out.`));
-              resolve(
-                fail(
-                  operationFailure('INTERNAL_TIMEOUT_001', {
-                    seconds: Number(((options.timeout ?? 0) / 1000).toFixed(3)),
-                  }),
-                ),
-              );
-            }, options.timeout);
-          });
+        : startCallTimeout(options.timeout, abort, operationId);
     try {
-      return await (timeout ? Promise.race([call, timeout]) : call);
+      return await (timeout ? Promise.race([call, timeout.expired]) : call);
     } finally {
-      clearTimeout(timer);
+      timeout?.cancel();
     }
   }
 
@@ -145,12 +117,11 @@ export class OperationInvoker implements OnApplicationBootstrap {
             deadline,
           ),
       );
-      const handler =
-        operation.handler ?? (await this.scopedHandler(operation, request));
+      const handler = await operation.pipeline.handlerFor(request);
       const value = await handler(request, new OperationResponse());
       return {
         ok: true,
-        value: value === undefined ? null : instanceToPlain(value),
+        value: serializeResult(operation.definition, value),
       };
     } catch (error) {
       const failure = toOperationFailure(error);
@@ -175,101 +146,29 @@ export class OperationInvoker implements OnApplicationBootstrap {
     if (!definition || !host) {
       throw new Error(`Unknown operation '${operationId}'.`);
     }
-    this.describeArguments(definition, host);
-    const handler = host.isStatic
-      ? this.createHandler(
-          host,
-          host.wrapper.instance as Record<string, unknown>,
-        )
-      : undefined;
-    const prepared = { definition, host, handler };
+    const prepared = {
+      definition,
+      pipeline: new OperationPipeline(
+        definition,
+        host,
+        this.pipelineServices(),
+      ),
+    };
     this.prepared.set(operationId, prepared);
     return prepared;
   }
 
-  private async scopedHandler(
-    operation: PreparedOperation,
-    request: OperationRequest,
-  ): Promise<Handler> {
-    const { host } = operation;
-    const contextId = ContextIdFactory.getByRequest(request);
-    // As Nest's router does: with a durable context (a ContextIdStrategy),
-    // REQUEST is the strategy's payload for durable trees and the request
-    // merged with it otherwise.
-    this.moduleRef.registerRequestByContextId(
-      contextId.getParent
-        ? host.wrapper.isDependencyTreeDurable()
-          ? contextId.payload
-          : Object.assign(request, contextId.payload)
-        : request,
-      contextId,
-    );
-    const instance = await moduleRefOf(host.wrapper).resolve<
-      unknown,
-      Record<string, unknown>
-    >(host.wrapper.token, contextId, { strict: true });
-    return this.createHandler(host, instance, contextId);
-  }
-
-  private createHandler(
-    host: OperationHost,
-    instance: Record<string, unknown>,
-    contextId?: ContextId,
-  ): Handler {
-    const method = instance[host.methodName] as (...args: unknown[]) => unknown;
-    return this.contextCreator.create(
-      instance,
-      method,
-      host.methodName,
-      ARGS_METADATA,
-      this.paramsFactory,
-      contextId,
-      host.wrapper.id,
-      CONTEXT_OPTIONS,
-    );
-  }
-
-  /**
-   * Once per operation: the handler receives `(input, context)`, the input is
-   * validated against the operation's DTO, and the contract's authorization
-   * guard runs after the app's own guards.
-   */
-  private describeArguments(
-    definition: OperationDefinition,
-    host: OperationHost,
-  ): void {
-    const inputPipes: PipeTransform[] = [
-      definition.input
-        ? new ValidationPipe({
-            expectedType: definition.input,
-            transform: true,
-            whitelist: true,
-            forbidNonWhitelisted: true,
-            forbidUnknownValues: true,
-          })
-        : new NoInputPipe(),
-    ];
-    Reflect.defineMetadata(
-      ARGS_METADATA,
-      {
-        [`${OperationParamType.INPUT}:0`]: { index: 0, pipes: inputPipes },
-        [`${OperationParamType.CONTEXT}:1`]: { index: 1, pipes: [] },
-      },
-      host.type,
-      host.methodName,
-    );
-    const method = (host.type as { prototype: Record<string, object> })
-      .prototype[host.methodName];
-    const guards: unknown[] =
-      Reflect.getMetadata(GUARDS_METADATA, method) ?? [];
-    Reflect.defineMetadata(
-      GUARDS_METADATA,
-      [
-        ...guards.filter((guard) => guard !== this.authorization),
-        this.authorization,
-      ],
-      method,
-    );
+  private pipelineServices(): PipelineServices {
+    if (!this.services) {
+      assertNestInternals(this.contextCreator, this.moduleRef, this.config);
+      this.services = {
+        contextCreator: this.contextCreator,
+        pipes: nestPipesOf(this.contextCreator),
+        authorization: new OperationAuthorizationGuard(),
+        scopedEnhancers: scopedGlobalEnhancers(this.config),
+      };
+    }
+    return this.services;
   }
 }
 

@@ -1,19 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import {
-  DiscoveryService,
-  MetadataScanner,
-  ModulesContainer,
-} from '@nestjs/core';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { ContractError } from './errors/contract.error';
 import {
   CONTRACT_DUPLICATE_ID,
   duplicateIdMessage,
 } from './errors/contract.messages';
-import {
-  attachEnhancers,
-  type InstanceWrapper,
-  scopedGlobalEnhancers,
-} from './nest-internals';
+import type { InstanceWrapper } from './nest-internals';
 import { createOperationDefinition } from './operation-definition.factory';
 import { OperationMetadataAccessor } from './operation-metadata.accessor';
 import { DiscoveredOperation, OperationRegistry } from './operation.registry';
@@ -30,7 +22,6 @@ export class OperationsExplorer implements OnModuleInit {
     private readonly scanner: MetadataScanner,
     private readonly accessor: OperationMetadataAccessor,
     private readonly registry: OperationRegistry,
-    private readonly modules: ModulesContainer,
   ) {}
 
   onModuleInit(): void {
@@ -39,8 +30,6 @@ export class OperationsExplorer implements OnModuleInit {
 
   private explore(): DiscoveredOperation[] {
     const schemas = new OperationSchemaFactory();
-    const scopedEnhancers = scopedGlobalEnhancers(this.modules);
-    const hosts = new Set<InstanceWrapper>();
     const found = new Map<string, DiscoveredOperation>();
     for (const wrapper of this.discovery.getProviders()) {
       const type = this.classOf(wrapper);
@@ -76,10 +65,6 @@ export class OperationsExplorer implements OnModuleInit {
               source,
             ),
           );
-        }
-        if (!hosts.has(wrapper)) {
-          hosts.add(wrapper);
-          attachEnhancers(wrapper, scopedEnhancers);
         }
         found.set(definition.id, {
           definition,

@@ -10,7 +10,11 @@ export interface JsonRpcRequest {
 export interface JsonRpcErrorObject {
   readonly code: number;
   readonly message: string;
-  readonly data: { readonly code: string };
+  readonly data: {
+    readonly code: string;
+    /** Under which an unexpected failure was logged (`-32603` only). */
+    readonly correlationId?: string;
+  };
 }
 
 export type JsonRpcResponse =
@@ -30,3 +34,4 @@ export const JSON_RPC_PARSE_ERROR = -32700;
 export const JSON_RPC_INVALID_REQUEST = -32600;
 export const JSON_RPC_METHOD_NOT_FOUND = -32601;
 export const JSON_RPC_INVALID_PARAMS = -32602;
+export const JSON_RPC_INTERNAL_ERROR = -32603;

@@ -1,18 +1,19 @@
 import type { ServerResponse } from 'node:http';
 
-/** Answers with an RFC 9457 problem document. */
+/** Answers with an RFC 9457 problem document, with any extension members. */
 export function sendProblem(
   res: ServerResponse,
   status: number,
   title: string,
   detail: string,
   headers: Readonly<Record<string, string>> = {},
+  extensions: Readonly<Record<string, unknown>> = {},
 ): void {
   send(
     res,
     status,
     'application/problem+json',
-    { type: 'about:blank', title, status, detail },
+    { ...extensions, type: 'about:blank', title, status, detail },
     headers,
   );
 }

@@ -2,18 +2,12 @@ import {
   BeforeApplicationShutdown,
   Inject,
   Injectable,
-  Logger,
   OnApplicationBootstrap,
   OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { ServerResponse } from 'node:http';
 import { idOf } from '../json-rpc/json-rpc-envelope';
-import {
-  JSON_RPC_INVALID_REQUEST,
-  JSON_RPC_PARSE_ERROR,
-  JsonRpcResponse,
-} from '../json-rpc/json-rpc.types';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants';
@@ -21,6 +15,7 @@ import { McpDispatcher } from '../mcp.dispatcher';
 import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue';
 import { sendJson, sendProblem } from './http-problem';
+import { JsonRpcAnswerer } from './json-rpc.answerer';
 import { isOriginAllowed } from './origin.policy';
 import { OuterAuthenticator } from './outer-authenticator';
 import {
@@ -39,15 +34,10 @@ interface ExpressLike {
   all(path: string, handler: Handler): void;
 }
 
-/** JSON-RPC errors that mean the POST itself was bad: answered `400`. */
-const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
-  JSON_RPC_PARSE_ERROR,
-  JSON_RPC_INVALID_REQUEST,
-]);
-
 /**
- * The Streamable HTTP transport: `POST <path>`, one JSON-RPC message per
- * request and one `application/json` answer; no SSE, no sessions. The route
+ * The Streamable HTTP transport: `POST <path>`, one JSON-RPC message (or,
+ * under protocol version 2025-03-26, a batch) per request and one
+ * `application/json` answer; no SSE, no sessions. The route
  * sits behind the app's middleware but outside its controllers, so global
  * guards judge each tool call, not the envelope.
  */
@@ -55,21 +45,22 @@ const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
 export class McpHttpTransport
   implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown
 {
-  private readonly logger = new Logger('McpHttpTransport');
   /** From the end of the whole app's bootstrap until its shutdown begins. */
   private serving = false;
   /** Whether the end of the app's bootstrap is signalled (else McpModule's own stands in). */
   private awaitsApp = false;
   private authenticator = new OuterAuthenticator(undefined, '', this.handle);
+  private readonly answerer: JsonRpcAnswerer;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly moduleRef: ModuleRef,
-    private readonly dispatcher: McpDispatcher,
+    dispatcher: McpDispatcher,
     private readonly catalogue: McpToolCatalogue,
     private readonly modules: ModulesContainer,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {
+    this.answerer = new JsonRpcAnswerer(dispatcher);
     // The body is read before the app's own body parser, which the app
     // registers when it initialises, so `maxBodySize` holds whatever that
     // parser's limit is.
@@ -182,35 +173,16 @@ export class McpHttpTransport
       );
       return sendJson(res, 400, error.toResponse(idOf(message)));
     }
-    let response: JsonRpcResponse | undefined;
-    try {
-      response = await this.dispatcher.dispatch(message, {
-        headers: req.headers,
-      });
-    } catch (error) {
-      this.logger.error(
-        'MCP request failed',
-        error instanceof Error ? error.stack : String(error),
-      );
-      return sendJson(res, 500, {
-        jsonrpc: '2.0',
-        id: idOf(message),
-        error: {
-          code: -32603,
-          message: 'Internal error.',
-          data: { code: 'INTERNAL_ERROR_001' },
-        },
-      });
-    }
-    if (!response) {
-      res.writeHead(202).end();
+    const answer = await this.answerer.answer(
+      message,
+      { headers: req.headers },
+      version === undefined ? undefined : String(version),
+    );
+    if (answer.body === undefined) {
+      res.writeHead(answer.status).end();
       return;
     }
-    const status =
-      'error' in response && BAD_REQUEST_CODES.has(response.error.code)
-        ? 400
-        : 200;
-    sendJson(res, status, response);
+    sendJson(res, answer.status, answer.body);
   }
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */

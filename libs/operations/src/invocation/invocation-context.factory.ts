@@ -8,9 +8,15 @@ import type { OperationRequest } from './operation-request';
 const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
 const DEFAULT_LOCALE = 'en-US';
 
-/** The correlation id of a call: the caller's `X-Correlation-Id` when well formed, else a new UUID. */
-export function correlationIdOf(options: InvocationOptions): string {
-  const given = single(options.headers['x-correlation-id']);
+/**
+ * The correlation id of a call: the caller's `X-Correlation-Id` when it is 1
+ * to 128 visible ASCII characters, else a new UUID. Carriers use it for
+ * their own logs too, so one id names a call everywhere.
+ *
+ * @publicApi
+ */
+export function correlationIdOf(headers: InvocationOptions['headers']): string {
+  const given = single(headers['x-correlation-id']);
   return given !== undefined && IDENTIFIER.test(given) ? given : randomUUID();
 }
 

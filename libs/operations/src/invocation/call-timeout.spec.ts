@@ -1,0 +1,83 @@
+import { formatFailure } from '../errors/operation-failure';
+import type { InvocationResult } from './invocation-options.interface';
+import { startCallTimeout } from './call-timeout';
+
+const MAX_DELAY = 2 ** 31 - 1;
+
+function text(result: InvocationResult): string {
+  if (result.ok) {
+    throw new Error('not a failure');
+  }
+  return formatFailure(result.failure);
+}
+
+describe('startCallTimeout', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('aborts the signal and answers INTERNAL_TIMEOUT_001 when the time is up', async () => {
+    const abort = new AbortController();
+    const timeout = startCallTimeout(1500, abort, 'a.b');
+
+    vi.advanceTimersByTime(1499);
+    expect(abort.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+
+    expect(abort.signal.aborted).toBe(true);
+    expect(text(await timeout.expired)).toBe(
+      'INTERNAL_TIMEOUT_001: The operation did not finish within 1.5 s.',
+    );
+  });
+
+  it.each([
+    [250, '0.25'],
+    [30_000, '30'],
+    [1, '0.001'],
+    [0.5, '0.0005'],
+    [1234.5, '1.2345'],
+  ])('states %s ms as %s s', async (ms, seconds) => {
+    const timeout = startCallTimeout(ms, new AbortController(), 'a.b');
+    vi.advanceTimersByTime(Math.ceil(ms));
+
+    expect(text(await timeout.expired)).toBe(
+      `INTERNAL_TIMEOUT_001: The operation did not finish within ${seconds} s.`,
+    );
+  });
+
+  it('never aborts once cancelled', () => {
+    const abort = new AbortController();
+    startCallTimeout(100, abort, 'a.b').cancel();
+
+    vi.advanceTimersByTime(1_000);
+
+    expect(abort.signal.aborted).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('waits longer than setTimeout can at once', () => {
+    const abort = new AbortController();
+    const timeout = startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b');
+
+    vi.advanceTimersByTime(MAX_DELAY + 4_999);
+    expect(abort.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(abort.signal.aborted).toBe(true);
+    return timeout.expired;
+  });
+
+  it('can be cancelled after its first setTimeout ran out', () => {
+    const abort = new AbortController();
+    const timeout = startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b');
+
+    vi.advanceTimersByTime(MAX_DELAY + 1);
+    timeout.cancel();
+    vi.advanceTimersByTime(10_000);
+
+    expect(abort.signal.aborted).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,202 @@
+import {
+  type ArgumentMetadata,
+  type CanActivate,
+  type PipeTransform,
+  ValidationPipe,
+} from '@nestjs/common';
+import {
+  type ContextId,
+  ContextIdFactory,
+  ExternalContextCreator,
+} from '@nestjs/core';
+import type { OperationDefinition } from '../interfaces/operation-definition.interface';
+import {
+  bindContextId,
+  BODY_ARGUMENT,
+  GUARDS_METADATA,
+  type InstanceWrapper,
+  loadEnhancersForCall,
+  moduleKeyOf,
+  moduleRefOf,
+  type NestPipes,
+} from '../nest-internals';
+import type { OperationHost } from '../operation.registry';
+import { NoInputPipe } from './no-input.pipe';
+import type { OperationRequest } from './operation-request';
+import { invocationOf } from './operation-request';
+import type { OperationResponse } from './operation-response';
+
+/** Runs one call: guards, interceptors, pipes, then the method. */
+export type OperationHandler = (
+  request: OperationRequest,
+  response: OperationResponse,
+) => Promise<unknown>;
+
+const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: false };
+const PIPES = Symbol('operations:pipes');
+
+/** The app's global, class and method pipes of one handler. */
+type PipedRequest = OperationRequest & { [PIPES]?: PipeTransform[] };
+
+/** How the pipes see the invocation context: a custom argument, as in `ExternalContextCreator`. */
+const CONTEXT_ARGUMENT: ArgumentMetadata = Object.freeze({
+  type: 'custom',
+  metatype: Object,
+  data: undefined,
+});
+
+/** What every operation's pipeline shares. */
+export interface PipelineServices {
+  readonly contextCreator: ExternalContextCreator;
+  readonly pipes: NestPipes;
+  /** The library's permission and policy check, after the app's guards. */
+  readonly authorization: CanActivate;
+  /** Request-scoped and transient `APP_GUARD`, `APP_INTERCEPTOR`, `APP_PIPE`. */
+  readonly scopedEnhancers: readonly InstanceWrapper[];
+}
+
+/**
+ * One operation's way through Nest's pipeline, prepared at bootstrap.
+ *
+ * Nest reads a handler's guards, interceptors and pipes from the function it
+ * is given. That function is the library's own, carrying a copy of the
+ * method's metadata with the authorization guard appended, so the user's
+ * classes and methods are never written to. It runs the app's pipes and the
+ * operation's validation on the input (typed as the declared DTO, whatever
+ * the parameter's type), then the method with `(input, context)`.
+ */
+export class OperationPipeline {
+  private readonly callback: (...args: unknown[]) => Promise<unknown>;
+  private readonly validation: PipeTransform;
+  private readonly input: ArgumentMetadata;
+  private readonly moduleKey: string;
+  /** Per call: the provider is request-scoped, or global enhancers are. */
+  private readonly perCall: boolean;
+  private readonly staticHandler?: OperationHandler;
+
+  constructor(
+    private readonly definition: OperationDefinition,
+    private readonly host: OperationHost,
+    private readonly services: PipelineServices,
+  ) {
+    this.moduleKey = moduleKeyOf(host.wrapper);
+    this.validation = definition.input
+      ? new ValidationPipe({
+          expectedType: definition.input,
+          transform: true,
+          whitelist: true,
+          forbidNonWhitelisted: true,
+          forbidUnknownValues: true,
+        })
+      : new NoInputPipe();
+    this.input = Object.freeze({
+      type: BODY_ARGUMENT,
+      metatype: definition.input,
+      data: undefined,
+    });
+    this.callback = this.createCallback();
+    this.perCall = !host.isStatic || services.scopedEnhancers.length > 0;
+    if (!this.perCall) {
+      this.staticHandler = this.createHandler(host.wrapper.instance as object);
+    }
+  }
+
+  /** The handler of one call: built once for singletons, per call otherwise. */
+  async handlerFor(request: OperationRequest): Promise<OperationHandler> {
+    if (this.staticHandler) {
+      return this.staticHandler;
+    }
+    const { wrapper } = this.host;
+    const contextId = ContextIdFactory.getByRequest(request);
+    bindContextId(request, contextId);
+    // As Nest's router does: with a durable context (a ContextIdStrategy),
+    // REQUEST is the strategy's payload for durable trees and the request
+    // merged with it otherwise.
+    moduleRefOf(wrapper).registerRequestByContextId(
+      contextId.getParent
+        ? wrapper.isDependencyTreeDurable()
+          ? contextId.payload
+          : Object.assign(request, contextId.payload)
+        : request,
+      contextId,
+    );
+    await loadEnhancersForCall(
+      this.services.scopedEnhancers,
+      contextId,
+      wrapper,
+    );
+    const instance = this.host.isStatic
+      ? (wrapper.instance as object)
+      : await moduleRefOf(wrapper).resolve<unknown, object>(
+          wrapper.token,
+          contextId,
+          { strict: true },
+        );
+    return this.createHandler(instance, contextId);
+  }
+
+  private createHandler(
+    instance: object,
+    contextId?: ContextId,
+  ): OperationHandler {
+    const { contextCreator, pipes } = this.services;
+    const inquirerId = this.host.wrapper.id;
+    const target = contextCreator.create(
+      instance,
+      this.callback,
+      this.host.methodName,
+      undefined,
+      undefined,
+      contextId,
+      inquirerId,
+      CONTEXT_OPTIONS,
+    );
+    const callPipes = pipes.create(
+      instance,
+      this.callback,
+      this.moduleKey,
+      contextId,
+      inquirerId,
+    );
+    return (request, response) => {
+      (request as PipedRequest)[PIPES] = callPipes;
+      return target(request, response) as Promise<unknown>;
+    };
+  }
+
+  /** The function Nest runs as the handler, with the method's metadata. */
+  private createCallback(): (...args: unknown[]) => Promise<unknown> {
+    const { methodName } = this.host;
+    const { pipes } = this.services;
+    const input = this.input;
+    const inputPipes = (app: PipeTransform[]) => [...app, this.validation];
+    const callback = async function (
+      this: Record<string, unknown>,
+      ...args: unknown[]
+    ): Promise<unknown> {
+      const request = args[0] as PipedRequest;
+      const app = request[PIPES] ?? [];
+      const [value, context] = await Promise.all([
+        pipes.apply(request.body, input, inputPipes(app)),
+        pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
+      ]);
+      const method = this[methodName] as (...params: unknown[]) => unknown;
+      return method.call(this, value, context);
+    };
+    const method = (this.host.type as { prototype: Record<string, object> })
+      .prototype[methodName];
+    for (const key of Reflect.getMetadataKeys(method)) {
+      Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
+    }
+    Reflect.defineMetadata(
+      GUARDS_METADATA,
+      [
+        ...((Reflect.getMetadata(GUARDS_METADATA, method) as unknown[]) ?? []),
+        this.services.authorization,
+      ],
+      callback,
+    );
+    Object.defineProperty(callback, 'name', { value: methodName });
+    return callback;
+  }
+}

@@ -1,0 +1,105 @@
+import { Exclude, Expose } from 'class-transformer';
+import { IsDateString, IsInt, IsOptional, IsString } from 'class-validator';
+import type { OperationDefinition } from '../interfaces/operation-definition.interface';
+import { OperationSchemaFactory } from '../schema/operation-schema.factory';
+import { resultSerializerOf, serializeResult } from './output-contract';
+import { OutputContractError } from './output-contract.error';
+
+class MemberDto {
+  @IsInt()
+  id: number;
+
+  @IsString()
+  fullName: string;
+
+  @IsOptional()
+  @IsString()
+  nickname?: string;
+
+  @IsDateString()
+  joinedAt: string;
+}
+
+/** As an ORM entity would be: no `@Expose()` needed, its own decorators count. */
+class MemberEntity {
+  id = 4;
+  first = 'Grace';
+  last = 'Hopper';
+  passwordHash = 'hash';
+  @Exclude()
+  nickname = 'amazing';
+  joinedAt = new Date('2024-05-01T10:00:00.000Z');
+
+  @Expose()
+  get fullName(): string {
+    return `${this.first} ${this.last}`;
+  }
+}
+
+function definition(withOutput: boolean): OperationDefinition {
+  return {
+    id: 'members.get',
+    output: withOutput ? MemberDto : undefined,
+    outputSchema: withOutput
+      ? new OperationSchemaFactory().create(MemberDto)
+      : undefined,
+  } as OperationDefinition;
+}
+
+describe('serializeResult with an output DTO', () => {
+  const members = definition(true);
+
+  it("serialises a class instance with class-transformer, then keeps the DTO's properties, as JSON", () => {
+    expect(serializeResult(members, new MemberEntity())).toEqual({
+      id: 4,
+      fullName: 'Grace Hopper',
+      joinedAt: '2024-05-01T10:00:00.000Z',
+    });
+  });
+
+  it.each([
+    [undefined, 'it returned undefined'],
+    [null, 'it returned null'],
+    [[], '(root) must be object'],
+    [{ id: 1, fullName: 'x' }, "(root) must have required property 'joinedAt'"],
+    [
+      { id: 1, fullName: 'x', joinedAt: 'soon' },
+      '(root)/joinedAt must match format "date-time"',
+    ],
+  ])('refuses %j: %s', (value, problem) => {
+    expect(() => serializeResult(members, value)).toThrow(
+      new OutputContractError('members.get', 'MemberDto', problem),
+    );
+  });
+
+  it('refuses what JSON cannot hold', () => {
+    expect(() =>
+      serializeResult(members, {
+        id: 10n,
+        fullName: 'x',
+        joinedAt: new Date(),
+      }),
+    ).toThrow(/it cannot be written as JSON \(TypeError: .*BigInt/);
+  });
+
+  it('compiles once per definition', () => {
+    expect(resultSerializerOf(members)).toBe(resultSerializerOf(members));
+  });
+});
+
+describe('serializeResult without an output DTO', () => {
+  const free = definition(false);
+
+  it('serialises with class-transformer and keeps everything else', () => {
+    expect(serializeResult(free, new MemberEntity())).toMatchObject({
+      id: 4,
+      passwordHash: 'hash',
+      fullName: 'Grace Hopper',
+    });
+    expect(serializeResult(free, { a: 1 })).toEqual({ a: 1 });
+  });
+
+  it('answers undefined with null', () => {
+    expect(serializeResult(free, undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,474 @@
+import { McpDispatcher } from '@nestops/mcp';
+import {
+  startOuterAuthFixture,
+  type RecordingLogger,
+} from './fixtures/outer-auth-fixtures';
+import type { HeaderMap, RpcBody, ToolResult } from './support/json-rpc-shapes';
+import { startSampleApp, type RunningApp } from './support/sample-app';
+
+interface Problem {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly correlationId?: string;
+}
+
+interface Reply {
+  readonly status: number;
+  readonly text: string;
+  header(name: string): string | undefined;
+  json<T = RpcBody>(): T;
+}
+
+type Message = Readonly<Record<string, unknown>>;
+
+const UUID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ALICE = { authorization: 'ApiKey dev-alice-key' } as const;
+const BATCH_VERSION = { 'mcp-protocol-version': '2025-03-26' } as const;
+
+/** POSTs to `/mcp` on 127.0.0.1: a string is sent as is, anything else as JSON. */
+async function post(
+  baseUrl: string,
+  body: unknown,
+  headers: HeaderMap = {},
+): Promise<Reply> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    text,
+    header: (name) => response.headers.get(name) ?? undefined,
+    json: <T>() => JSON.parse(text) as T,
+  };
+}
+
+function rpcRequest(id: string | number, method: string, params?: Message) {
+  return { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
+}
+
+function callTool(id: string | number, name: string, args: Message) {
+  return rpcRequest(id, 'tools/call', { name, arguments: args });
+}
+
+const notification = (method: string): Message => ({ jsonrpc: '2.0', method });
+
+function toolResult(body: RpcBody): ToolResult {
+  expect(body.error).toBeUndefined();
+  return body.result as ToolResult;
+}
+
+function expectRpcError(
+  body: RpcBody,
+  expected: { id: string | number | null; code: number; dataCode: string },
+): void {
+  expect(body.jsonrpc).toBe('2.0');
+  expect(body.id).toBe(expected.id);
+  expect(body).not.toHaveProperty('result');
+  expect(body.error?.code).toBe(expected.code);
+  expect(body.error?.data.code).toBe(expected.dataCode);
+  expect(typeof body.error?.message).toBe('string');
+}
+
+function expectSingleInvalidRequest(response: Reply, dataCode: string): void {
+  expect(response.status).toBe(400);
+  expect(response.header('content-type')).toMatch(/^application\/json/);
+  const body = response.json<RpcBody | RpcBody[]>();
+  expect(Array.isArray(body)).toBe(false);
+  expectRpcError(body as RpcBody, { id: null, code: -32600, dataCode });
+}
+
+describe('MCP HTTP outer authenticator failures, fixture app', () => {
+  let running: RunningApp;
+  let baseUrl: string;
+  let logger: RecordingLogger;
+
+  beforeAll(async () => {
+    ({ running, logger } = await startOuterAuthFixture());
+    baseUrl = running.baseUrl;
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => {
+    logger.entries.length = 0;
+  });
+
+  const list = rpcRequest(1, 'tools/list');
+
+  it.each([
+    ['throws UnauthorizedException', 'unknown'],
+    ['returns false', 'false'],
+  ])(
+    'a guard that %s: 401 with WWW-Authenticate, nothing logged as an error',
+    async (_name, token) => {
+      const response = await post(baseUrl, list, {
+        authorization: `Bearer ${token}`,
+      });
+      expect(response.status).toBe(401);
+      expect(response.header('content-type')).toMatch(
+        /^application\/problem\+json/,
+      );
+      expect(response.header('www-authenticate')).toBe(
+        'Bearer realm="outer-auth"',
+      );
+      expect(response.json<Problem>().status).toBe(401);
+      expect(logger.errors()).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['throws an Error', 'db-down', 'database down'],
+    ['returns a rejected promise', 'rejected', 'lookup rejected'],
+    ['returns an observable that errors', 'observable-error', 'lookup stream'],
+  ])(
+    'a guard that %s: 500 problem+json with the caller correlation id, logged with its stack',
+    async (_name, token, cause) => {
+      const response = await post(baseUrl, list, {
+        authorization: `Bearer ${token}`,
+        'x-correlation-id': 'outer-auth-1',
+      });
+      expect(response.status).toBe(500);
+      expect(response.header('content-type')).toMatch(
+        /^application\/problem\+json/,
+      );
+      expect(response.header('www-authenticate')).toBeUndefined();
+      const problem = response.json<Problem>();
+      expect(problem).toMatchObject({
+        type: 'about:blank',
+        status: 500,
+        correlationId: 'outer-auth-1',
+      });
+      expect(problem.detail).toContain('outer-auth-1');
+      expect(problem).not.toHaveProperty('jsonrpc');
+      expect(response.text).not.toContain(cause);
+
+      const errors = logger.errors();
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain('outer-auth-1');
+      expect(errors[0]).toContain(`Error: ${cause}`);
+      expect(errors[0]).toMatch(/\n\s+at /);
+    },
+  );
+
+  it.each([
+    ['absent', undefined],
+    ['empty', ''],
+    ['129 characters long', 'x'.repeat(129)],
+    ['not visible ASCII', 'has space'],
+  ])(
+    'an X-Correlation-Id that is %s: the 500 carries a new UUID, also logged',
+    async (_name, given) => {
+      const response = await post(baseUrl, list, {
+        authorization: 'Bearer db-down',
+        ...(given === undefined ? {} : { 'x-correlation-id': given }),
+      });
+      expect(response.status).toBe(500);
+      const { correlationId } = response.json<Problem>();
+      expect(correlationId).toMatch(UUID);
+      expect(logger.errors()[0]).toContain(correlationId);
+    },
+  );
+
+  it('an X-Correlation-Id of 128 visible ASCII characters is kept', async () => {
+    const given = '!~'.repeat(64);
+    const response = await post(baseUrl, list, {
+      authorization: 'Bearer db-down',
+      'x-correlation-id': given,
+    });
+    expect(response.json<Problem>().correlationId).toBe(given);
+  });
+
+  it('the server goes on after a failing guard', async () => {
+    await post(baseUrl, list, { authorization: 'Bearer db-down' });
+    const response = await post(baseUrl, list, { authorization: 'Bearer ok' });
+    expect(response.status).toBe(200);
+    expect(response.json().result).toEqual({
+      tools: [expect.objectContaining({ name: 'echo_say' })],
+    });
+  });
+
+  it('ForbiddenException is not a failed authentication: the POST is admitted and each call is judged by its own guards', async () => {
+    const forbidden = { authorization: 'Bearer forbidden' };
+
+    const listed = await post(baseUrl, list, forbidden);
+    expect(listed.status).toBe(200);
+    expect(listed.header('www-authenticate')).toBeUndefined();
+    expect(listed.json().result).toEqual({
+      tools: [expect.objectContaining({ name: 'echo_say' })],
+    });
+
+    const called = await post(baseUrl, callTool(2, 'echo_say', {}), forbidden);
+    expect(called.status).toBe(200);
+    const result = toolResult(called.json());
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/^SECURITY_DENIED_001: /);
+    expect(logger.errors()).toEqual([]);
+  });
+
+  describe('an unexpected failure of the dispatcher', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    function breakDispatcher(times: number): void {
+      const dispatcher = running.app.get(McpDispatcher);
+      const spy = vi.spyOn(dispatcher, 'dispatch');
+      for (let i = 0; i < times; i += 1) {
+        spy.mockRejectedValueOnce(new Error('catalogue exploded'));
+      }
+    }
+
+    it('a single message: 500 JSON-RPC -32603 with error.data.correlationId, logged with its stack', async () => {
+      breakDispatcher(1);
+      const response = await post(baseUrl, rpcRequest(7, 'tools/list'), {
+        'x-correlation-id': 'dispatch-1',
+      });
+      expect(response.status).toBe(500);
+      expect(response.header('content-type')).toMatch(/^application\/json/);
+      const body = response.json();
+      expectRpcError(body, {
+        id: 7,
+        code: -32603,
+        dataCode: 'INTERNAL_ERROR_001',
+      });
+      expect(body.error?.data.correlationId).toBe('dispatch-1');
+      expect(response.text).not.toContain('catalogue exploded');
+
+      const errors = logger.errors();
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain('dispatch-1');
+      expect(errors[0]).toContain('Error: catalogue exploded');
+      expect(errors[0]).toMatch(/\n\s+at /);
+    });
+
+    it('a single message without X-Correlation-Id: a new UUID, the one logged', async () => {
+      breakDispatcher(1);
+      const response = await post(baseUrl, rpcRequest(8, 'tools/list'));
+      expect(response.status).toBe(500);
+      const correlationId = response.json().error?.data.correlationId;
+      expect(correlationId).toMatch(UUID);
+      expect(logger.errors()[0]).toContain(correlationId);
+    });
+
+    it('one element of a 2025-03-26 batch: its own -32603 entry, the others still answered', async () => {
+      breakDispatcher(1);
+      const response = await post(
+        baseUrl,
+        [
+          callTool('broken', 'echo_say', {}),
+          callTool('fine', 'echo_say', {}),
+          rpcRequest('ping', 'ping'),
+        ],
+        { ...BATCH_VERSION, 'x-correlation-id': 'batch-1' },
+      );
+      expect(response.status).toBe(200);
+      const [broken, fine, ping] = response.json<RpcBody[]>();
+      expectRpcError(broken, {
+        id: 'broken',
+        code: -32603,
+        dataCode: 'INTERNAL_ERROR_001',
+      });
+      expect(broken.error?.data.correlationId).toBe('batch-1');
+      expect(toolResult(fine).structuredContent).toEqual({ said: 'hello' });
+      expect(ping).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      expect(logger.errors()).toHaveLength(1);
+      expect(logger.errors()[0]).toContain('batch-1');
+    });
+  });
+});
+
+describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
+  let running: RunningApp;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    running = await startSampleApp();
+    baseUrl = running.baseUrl;
+  });
+  afterAll(() => running?.close());
+
+  describe('with MCP-Protocol-Version 2025-03-26', () => {
+    const headers = { ...ALICE, ...BATCH_VERSION };
+
+    it('two tools/calls and a notification: the two answers, in order', async () => {
+      const response = await post(
+        baseUrl,
+        [
+          callTool('first', 'orders_create', { name: 'Tea', amount: 2 }),
+          notification('notifications/initialized'),
+          callTool(2, 'orders_create', { name: 'Coffee', amount: 3 }),
+        ],
+        headers,
+      );
+      expect(response.status).toBe(200);
+      expect(response.header('content-type')).toMatch(/^application\/json/);
+      const answers = response.json<RpcBody[]>();
+      expect(answers.map((answer) => answer.id)).toEqual(['first', 2]);
+      const [tea, coffee] = answers.map(toolResult);
+      expect(tea.isError).toBeUndefined();
+      expect(tea.structuredContent).toMatchObject({ name: 'Tea', amount: 2 });
+      expect(coffee.isError).toBeUndefined();
+      expect(coffee.structuredContent).toMatchObject({
+        name: 'Coffee',
+        amount: 3,
+      });
+      expect(tea.structuredContent?.id).not.toBe(coffee.structuredContent?.id);
+    });
+
+    it('each element is its own invocation: a failing call does not stop the others', async () => {
+      const response = await post(
+        baseUrl,
+        [
+          callTool(1, 'orders_create', { name: 'Tea', amount: 0 }),
+          callTool(2, 'orders_create', { name: 'Milk', amount: 1 }),
+        ],
+        headers,
+      );
+      expect(response.status).toBe(200);
+      const [invalid, created] = response.json<RpcBody[]>().map(toolResult);
+      expect(invalid.isError).toBe(true);
+      expect(invalid.content[0].text).toMatch(/^VALIDATION_INVALID_001: /);
+      expect(created.structuredContent).toMatchObject({ name: 'Milk' });
+    });
+
+    it('invalid JSON-RPC elements among valid ones get their own error entries', async () => {
+      const response = await post(
+        baseUrl,
+        [
+          rpcRequest('a', 'ping'),
+          { jsonrpc: '1.0', id: 'old', method: 'ping' },
+          42,
+          [rpcRequest('nested', 'ping')],
+          rpcRequest('b', 'no/such/method'),
+          callTool('c', 'orders_list', {}),
+        ],
+        headers,
+      );
+      expect(response.status).toBe(200);
+      const answers = response.json<RpcBody[]>();
+      expect(answers).toHaveLength(6);
+      expect(answers[0]).toEqual({ jsonrpc: '2.0', id: 'a', result: {} });
+      expectRpcError(answers[1], {
+        id: 'old',
+        code: -32600,
+        dataCode: 'PROTOCOLS_VALIDATION_001',
+      });
+      for (const answer of [answers[2], answers[3]]) {
+        expectRpcError(answer, {
+          id: null,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+        });
+      }
+      expectRpcError(answers[4], {
+        id: 'b',
+        code: -32601,
+        dataCode: 'PROTOCOLS_NOTFOUND_001',
+      });
+      expect(answers[5].id).toBe('c');
+      expect(toolResult(answers[5]).isError).toBeUndefined();
+    });
+
+    it('only notifications and client responses: 202 and no body', async () => {
+      const response = await post(
+        baseUrl,
+        [
+          notification('notifications/initialized'),
+          { jsonrpc: '2.0', id: 'srv-1', result: {} },
+          notification('notifications/cancelled'),
+        ],
+        headers,
+      );
+      expect(response.status).toBe(202);
+      expect(response.text).toBe('');
+    });
+
+    it('an empty array: one -32600 error, 400', async () => {
+      const response = await post(baseUrl, [], headers);
+      expectSingleInvalidRequest(response, 'PROTOCOLS_VALIDATION_001');
+    });
+
+    it('100 elements are answered', async () => {
+      const batch = Array.from({ length: 100 }, (_, i) =>
+        rpcRequest(i, 'ping'),
+      );
+      const response = await post(baseUrl, batch, headers);
+      expect(response.status).toBe(200);
+      const answers = response.json<RpcBody[]>();
+      expect(answers.map((answer) => answer.id)).toEqual(
+        batch.map((message) => message.id),
+      );
+    });
+
+    it('101 elements: one -32600 error naming the limit, 400, nothing run', async () => {
+      const batch = Array.from({ length: 101 }, (_, i) =>
+        callTool(i, 'orders_create', { name: `Bulk ${i}`, amount: 1 }),
+      );
+      const response = await post(baseUrl, batch, headers);
+      expectSingleInvalidRequest(response, 'PROTOCOLS_VALIDATION_001');
+      expect(response.json().error?.message).toContain('100');
+
+      const listed = await post(
+        baseUrl,
+        callTool('list', 'orders_list', {}),
+        ALICE,
+      );
+      expect(listed.text).not.toContain('Bulk ');
+    });
+
+    it('invalid credentials get 401 before the batch is read', async () => {
+      const response = await post(baseUrl, [rpcRequest(1, 'ping')], {
+        ...BATCH_VERSION,
+        authorization: 'ApiKey nope',
+      });
+      expect(response.status).toBe(401);
+      expect(response.header('www-authenticate')).toMatch(/^ApiKey\b/);
+    });
+  });
+
+  it.each([
+    ['without MCP-Protocol-Version', {}],
+    [
+      'with MCP-Protocol-Version 2025-06-18',
+      { 'mcp-protocol-version': '2025-06-18' },
+    ],
+    [
+      'with MCP-Protocol-Version 2025-11-25',
+      { 'mcp-protocol-version': '2025-11-25' },
+    ],
+  ])(
+    'an array body %s stays a -32600 invalid request, 400',
+    async (_name, version) => {
+      const response = await post(
+        baseUrl,
+        [rpcRequest(1, 'ping'), rpcRequest(2, 'ping')],
+        { ...ALICE, ...version },
+      );
+      expectSingleInvalidRequest(response, 'PROTOCOLS_VALIDATION_001');
+    },
+  );
+
+  it.each([
+    ['a request', rpcRequest(1, 'tools/list'), 1],
+    ['a batch', [rpcRequest(1, 'ping')], null],
+  ])(
+    'MCP-Protocol-Version 2024-11-05 on %s: 400 -32600 PROTOCOLS_VALIDATION_002',
+    async (_name, body, id) => {
+      const response = await post(baseUrl, body, {
+        'mcp-protocol-version': '2024-11-05',
+      });
+      expect(response.status).toBe(400);
+      const answer = response.json();
+      expectRpcError(answer, {
+        id,
+        code: -32600,
+        dataCode: 'PROTOCOLS_VALIDATION_002',
+      });
+      expect(answer.error?.message).toContain('2024-11-05');
+    },
+  );
+});
