@@ -2,31 +2,15 @@
 // operation. The scenarios run interleaved, round after round, in one process
 // against one app, and are reported as ratios: absolute numbers on a shared
 // machine mean little. Run with `npm run bench` (builds first).
-import { createRequire } from 'node:module';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-
-const require = createRequire(import.meta.url);
-delete process.env.DATABASE_URL;
-process.env.SQLITE_PATH = join(
-  mkdtempSync(join(tmpdir(), 'bench-')),
-  'orders.sqlite',
-);
-const { NestFactory } = require('@nestjs/core');
-const { AppModule } = require('../dist/src/app.module.js');
-const { setupApp } = require('../dist/src/app.setup.js');
+import { startSample } from './sample-app.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = 8;
 
-const app = setupApp(
-  await NestFactory.create(AppModule, { logger: ['error'] }),
-);
-await app.listen(0, '127.0.0.1');
-const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+const { app, port } = await startSample();
+const base = `http://127.0.0.1:${port}`;
 const headers = {
   authorization: 'ApiKey dev-alice-key',
   'x-tenant-id': 'bench',

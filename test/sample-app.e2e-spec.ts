@@ -65,6 +65,12 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
   },
 };
 
+// src/orders/dto/list-orders.dto.ts
+const PAGE_PROPERTIES = {
+  limit: { type: 'integer', minimum: 1, maximum: 100 },
+  cursor: { type: 'string' },
+};
+
 // src/orders/dto/order.dto.ts
 const ORDER_PROPERTIES = ['amount', 'createdAt', 'id', 'name', 'tenant'];
 
@@ -97,19 +103,19 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
   const create = toolByName(tools, 'orders_create').inputSchema;
   expect(create.properties).toEqual({
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    amount: { type: 'integer', minimum: 1 },
+    amount: { type: 'integer', minimum: 1, maximum: 2147483647 },
   });
   expect(sorted(create.required)).toEqual(['amount', 'name']);
   expect(create.additionalProperties).toBe(false);
 
-  // orders.list takes no input: the schema says so, as the server rejects any property
+  // ListOrdersDto: a page, every field optional; nothing else is accepted
   expect(toolByName(tools, 'orders_list').inputSchema).toEqual({
     type: 'object',
-    properties: {},
+    properties: PAGE_PROPERTIES,
     additionalProperties: false,
   });
 
-  // OrderIdDto
+  // OrderIdDto (no maximum: an id beyond the column is not found, not invalid)
   for (const name of ['orders_get', 'orders_delete']) {
     const input = toolByName(tools, name).inputSchema;
     expect(input.properties, name).toEqual({
@@ -122,10 +128,10 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
   // SearchOrdersDto: every field optional
   const search = toolByName(tools, 'orders_search').inputSchema;
   expect(search.properties).toEqual({
+    ...PAGE_PROPERTIES,
     nameContains: { type: 'string', maxLength: 200 },
-    minAmount: { type: 'integer', minimum: 1 },
+    minAmount: { type: 'integer', minimum: 1, maximum: 2147483647 },
     order: { type: 'string', enum: ['oldest', 'newest'] },
-    limit: { type: 'integer', minimum: 1, maximum: 100 },
   });
   expect(search).not.toHaveProperty('required');
   expect(search.additionalProperties).toBe(false);
@@ -140,11 +146,12 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
     expect(output.additionalProperties, name).toBe(false);
   }
 
-  // OrderListDto: items of OrderDto through $defs
+  // OrderListDto: items of OrderDto through $defs, nextCursor when more follow
   for (const name of ['orders_list', 'orders_search']) {
     const output = toolByName(tools, name).outputSchema as Schema;
     expect(output.properties, name).toEqual({
       items: { type: 'array', items: { $ref: '#/$defs/OrderDto' } },
+      nextCursor: { type: 'string' },
     });
     expect(output.required, name).toEqual(['items']);
     const defs = output.$defs as Record<string, Schema>;
@@ -389,15 +396,33 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       expect(foreign.text).toMatch(/^BUSINESS_NOTFOUND_001: /);
     });
 
-    it('rejects any argument to orders_list, as its published schema says', async () => {
-      const alice = await client({ apiKey: ALICE, tenant: newTenant('n') });
+    it('takes only limit and cursor on orders_list, as its published schema says', async () => {
+      const tenant = newTenant('n');
+      const alice = await client({ apiKey: ALICE, tenant });
       const validate = ajv.compile(
         toolByName(tools, 'orders_list').inputSchema as Schema,
       );
+      const first = await createOrder(alice, 'first', 1);
+      const second = await createOrder(alice, 'second', 2);
 
       expect(validate({})).toBe(true);
+      expect(validate({ limit: 1 })).toBe(true);
       expect(validate({ tenant: 'other' })).toBe(false);
-      expect((await callTool(alice, 'orders_list', {})).isError).toBe(false);
+      const page = await callTool(alice, 'orders_list', { limit: 1 });
+      expectConformsToOutputSchema('orders_list', page);
+      const { items, nextCursor } = page.structuredContent as {
+        items: Order[];
+        nextCursor: string;
+      };
+      expect(items).toEqual([first]);
+      expect(validate({ limit: 1, cursor: nextCursor })).toBe(true);
+      const next = await callTool(alice, 'orders_list', {
+        limit: 1,
+        cursor: nextCursor,
+      });
+      expectConformsToOutputSchema('orders_list', next);
+      expect(next.structuredContent).toEqual({ items: [second] });
+
       const outcome = await callTool(alice, 'orders_list', { tenant: 'other' });
       expect(outcome.isError).toBe(true);
       expect(outcome.text).toBe(

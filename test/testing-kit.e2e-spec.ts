@@ -4,11 +4,7 @@ import { McpModule } from '@nestops/mcp';
 import { McpProtocolError, McpTestClient } from '@nestops/mcp/testing';
 import { Operation } from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AppModule } from '../src/app.module';
-import { restoreEnv } from './support/sample-app';
+import { sampleTestingModule } from './support/sample-app';
 import {
   PipelineAppModule,
   PRINCIPALS,
@@ -18,35 +14,12 @@ import {
 const ALICE = { Authorization: 'ApiKey dev-alice-key' };
 const BOB = { Authorization: 'ApiKey dev-bob-key' };
 
-/** The sample app as a TestingModule on a fresh SQLite file: no HTTP at all. */
-async function sampleModule(): Promise<TestingModule> {
-  const saved = {
-    url: process.env.DATABASE_URL,
-    sqlite: process.env.SQLITE_PATH,
-  };
-  delete process.env.DATABASE_URL;
-  process.env.SQLITE_PATH = join(
-    mkdtempSync(join(tmpdir(), 'kit-')),
-    'orders.sqlite',
-  );
-  try {
-    const moduleRef = await Test.createTestingModule({
-      imports: [AppModule],
-    }).compile();
-    moduleRef.useLogger(false);
-    return await moduleRef.init();
-  } finally {
-    restoreEnv('DATABASE_URL', saved.url);
-    restoreEnv('SQLITE_PATH', saved.sqlite);
-  }
-}
-
 describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
   let moduleRef: TestingModule;
   let mcp: McpTestClient;
 
   beforeAll(async () => {
-    moduleRef = await sampleModule();
+    moduleRef = await sampleTestingModule();
     mcp = McpTestClient.create(moduleRef);
   });
   afterAll(async () => {

@@ -6,6 +6,14 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 
+/**
+ * The largest value the `integer` columns hold: PostgreSQL's `integer` is
+ * 32 bits (`serial` for the id). Inputs are bounded to it, so a larger number
+ * is refused rather than failing in the database (PostgreSQL) or being stored
+ * as a rounded REAL (SQLite).
+ */
+export const INTEGER_COLUMN_MAX = 2_147_483_647;
+
 @Entity('orders')
 export class Order {
   @PrimaryGeneratedColumn()

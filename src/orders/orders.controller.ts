@@ -1,11 +1,15 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { RequirePermissions } from '../auth/require-permissions.decorator';
 import { CreateOrderDto } from './dto/create-order.dto';
+import { ListOrdersQueryDto } from './dto/list-orders.dto';
 import { OrderListDto } from './dto/order-list.dto';
 import { OrderDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
 
-/** The same operations as plain REST routes, behind the same `ApiKeyGuard`. */
+/**
+ * The same operations as plain REST routes, behind the same `ApiKeyGuard`;
+ * `GET /orders?limit=&cursor=` pages as `orders.list` does.
+ */
 @Controller('orders')
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
@@ -18,7 +22,7 @@ export class OrdersController {
 
   @Get()
   @RequirePermissions('orders.read')
-  list(): Promise<OrderListDto> {
-    return this.orders.list();
+  list(@Query() query: ListOrdersQueryDto): Promise<OrderListDto> {
+    return this.orders.list(query);
   }
 }

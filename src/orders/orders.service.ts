@@ -1,15 +1,28 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Operation } from '@nestops/operations';
-import { MoreThanOrEqual, Raw, Repository } from 'typeorm';
+import {
+  LessThan,
+  MoreThan,
+  MoreThanOrEqual,
+  Raw,
+  Repository,
+  type FindOptionsWhere,
+} from 'typeorm';
 import { CurrentTenant } from './current-tenant';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { DeletedOrderDto } from './dto/deleted-order.dto';
+import { DEFAULT_PAGE_LIMIT, ListOrdersDto } from './dto/list-orders.dto';
+import { decodeOrderCursor, encodeOrderCursor } from './dto/order-cursor';
 import { OrderIdDto } from './dto/order-id.dto';
 import { OrderListDto } from './dto/order-list.dto';
 import { OrderDto } from './dto/order.dto';
 import { SearchOrder, SearchOrdersDto } from './dto/search-orders.dto';
-import { Order } from './order.entity';
+import { INTEGER_COLUMN_MAX, Order } from './order.entity';
 
 @Injectable()
 export class OrdersService {
@@ -33,12 +46,8 @@ export class OrdersService {
     permission: 'orders.read',
     output: OrderListDto,
   })
-  async list(): Promise<OrderListDto> {
-    const orders = await this.orders.find({
-      where: { tenantId: this.tenant.id },
-      order: { id: 'ASC' },
-    });
-    return { items: orders.map((order) => OrderDto.from(order)) };
+  async list(input: ListOrdersDto): Promise<OrderListDto> {
+    return this.page(input, { tenantId: this.tenant.id }, 'ASC');
   }
 
   @Operation({ id: 'orders.get', permission: 'orders.read', output: OrderDto })
@@ -63,22 +72,59 @@ export class OrdersService {
     output: OrderListDto,
   })
   async search(input: SearchOrdersDto): Promise<OrderListDto> {
-    const orders = await this.orders.find({
-      where: {
+    return this.page(
+      input,
+      {
         tenantId: this.tenant.id,
         ...(input.nameContains ? { name: containing(input.nameContains) } : {}),
         ...(input.minAmount
           ? { amount: MoreThanOrEqual(input.minAmount) }
           : {}),
       },
-      order: { id: input.order === SearchOrder.Newest ? 'DESC' : 'ASC' },
-      take: input.limit ?? 20,
+      input.order === SearchOrder.Newest ? 'DESC' : 'ASC',
+    );
+  }
+
+  /**
+   * Up to `limit` orders matching `where`, in id (creation) order, after the
+   * cursor's order; with a `nextCursor` when more follow.
+   */
+  private async page(
+    input: ListOrdersDto,
+    where: FindOptionsWhere<Order>,
+    direction: 'ASC' | 'DESC',
+  ): Promise<OrderListDto> {
+    // null is absent, as @IsOptional() has it
+    const limit = input.limit ?? DEFAULT_PAGE_LIMIT;
+    const cursor = input.cursor;
+    const after = cursor == null ? undefined : decodeOrderCursor(cursor);
+    if (cursor != null && after === undefined) {
+      throw new BadRequestException('cursor is not valid');
+    }
+    const orders = await this.orders.find({
+      where:
+        after === undefined
+          ? where
+          : {
+              ...where,
+              id: direction === 'ASC' ? MoreThan(after) : LessThan(after),
+            },
+      order: { id: direction },
+      take: limit + 1, // one more tells whether a next page exists
     });
-    return { items: orders.map((order) => OrderDto.from(order)) };
+    const items = orders.slice(0, limit).map((order) => OrderDto.from(order));
+    return orders.length > limit
+      ? { items, nextCursor: encodeOrderCursor(items[items.length - 1].id) }
+      : { items };
   }
 
   private async find(id: number): Promise<Order> {
-    const order = await this.orders.findOneBy({ id, tenantId: this.tenant.id });
+    // An id beyond the column's range names no order; PostgreSQL would
+    // refuse it as a parameter, so the database is not asked.
+    const order =
+      id <= INTEGER_COLUMN_MAX
+        ? await this.orders.findOneBy({ id, tenantId: this.tenant.id })
+        : null;
     if (!order) {
       throw new NotFoundException(`Order ${id} does not exist.`);
     }

@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import { Test, type TestingModule } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,5 +62,28 @@ export function restoreEnv(name: string, value: string | undefined): void {
     delete process.env[name];
   } else {
     process.env[name] = value;
+  }
+}
+
+/** The sample app as an initialised TestingModule on a fresh SQLite file: no HTTP. */
+export async function sampleTestingModule(): Promise<TestingModule> {
+  const saved = {
+    url: process.env.DATABASE_URL,
+    sqlite: process.env.SQLITE_PATH,
+  };
+  delete process.env.DATABASE_URL;
+  process.env.SQLITE_PATH = join(
+    mkdtempSync(join(tmpdir(), 'orders-')),
+    'orders.sqlite',
+  );
+  try {
+    const moduleRef = await Test.createTestingModule({
+      imports: [AppModule],
+    }).compile();
+    moduleRef.useLogger(false);
+    return await moduleRef.init();
+  } finally {
+    restoreEnv('DATABASE_URL', saved.url);
+    restoreEnv('SQLITE_PATH', saved.sqlite);
   }
 }

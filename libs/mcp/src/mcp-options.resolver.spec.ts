@@ -45,6 +45,7 @@ describe('resolveMcpOptions', () => {
         maxBodySize: 1_048_576,
         timeout: undefined,
         authGuard: undefined,
+        shutdownGracePeriod: 10_000,
       });
     });
 
@@ -105,6 +106,7 @@ describe('resolveMcpOptions', () => {
         maxBodySize: 2048,
         timeout: 1.5,
         authGuard: AuthGuard,
+        shutdownGracePeriod: 2_000,
       });
 
       expect(settings).toEqual({
@@ -117,7 +119,14 @@ describe('resolveMcpOptions', () => {
         maxBodySize: 2048,
         timeout: 1.5,
         authGuard: AuthGuard,
+        shutdownGracePeriod: 2_000,
       });
+    });
+
+    it('takes a shutdownGracePeriod of 0 (drop connections at once)', () => {
+      expect(
+        resolveMcpOptions({ shutdownGracePeriod: 0 }).shutdownGracePeriod,
+      ).toBe(0);
     });
 
     it('returns frozen settings that do not follow later changes of the options', () => {
@@ -155,6 +164,11 @@ describe('resolveMcpOptions', () => {
       ['timeout', { timeout: Number.POSITIVE_INFINITY }],
       ['timeout', { timeout: Number.NaN }],
       ['timeout', { timeout: '30' }],
+      ['shutdownGracePeriod', { shutdownGracePeriod: -1 }],
+      ['shutdownGracePeriod', { shutdownGracePeriod: 1.5 }],
+      ['shutdownGracePeriod', { shutdownGracePeriod: Number.NaN }],
+      ['shutdownGracePeriod', { shutdownGracePeriod: 2 ** 31 }],
+      ['shutdownGracePeriod', { shutdownGracePeriod: '10000' }],
       ['tools', { tools: 'orders.create=place_order' }],
       ['tools', { tools: ['place_order'] }],
       ['tools', { tools: 42 }],

@@ -8,6 +8,11 @@ import {
   MCP_LIBRARY_VERSION,
 } from './mcp.constants';
 
+/** `shutdownGracePeriod` when not set: 10 seconds. */
+export const DEFAULT_SHUTDOWN_GRACE_PERIOD = 10_000;
+/** The longest delay Node's timers take. */
+const MAX_TIMER_DELAY = 2_147_483_647;
+
 /** The module options with every default applied. */
 export interface McpSettings {
   readonly serverName: string;
@@ -19,6 +24,7 @@ export interface McpSettings {
   readonly maxBodySize: number;
   readonly timeout?: number;
   readonly authGuard?: Type<CanActivate>;
+  readonly shutdownGracePeriod: number;
 }
 
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
@@ -89,6 +95,18 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
   }
   positive('maxBodySize', true);
   positive('timeout', false);
+  const grace = options.shutdownGracePeriod;
+  if (
+    grace !== undefined &&
+    (typeof grace !== 'number' ||
+      !Number.isInteger(grace) ||
+      grace < 0 ||
+      grace > MAX_TIMER_DELAY)
+  ) {
+    problems.push(
+      `shutdownGracePeriod must be a whole number of milliseconds from 0 to ${MAX_TIMER_DELAY}`,
+    );
+  }
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -102,6 +120,7 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
     maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
     timeout: options.timeout,
     authGuard: options.authGuard,
+    shutdownGracePeriod: grace ?? DEFAULT_SHUTDOWN_GRACE_PERIOD,
   });
 }
 

@@ -21,6 +21,9 @@ export type {
   InvocationOptions,
   InvocationResult,
 } from './invocation/invocation-options.interface';
+export { AllowRawText } from './invocation/allow-raw-text.decorator';
+export { INPUT_LIMITS } from './invocation/input-limits';
+export type { InputLimits } from './invocation/input-limits';
 
 // Errors
 export { ContractError } from './errors/contract.error';

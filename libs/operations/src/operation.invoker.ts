@@ -102,7 +102,10 @@ export class OperationInvoker implements OnApplicationBootstrap {
     deadline: Date | undefined,
   ): Promise<InvocationResult> {
     try {
-      const input = sanitizeInput(options.input ?? {});
+      const input = sanitizeInput(
+        options.input ?? {},
+        operation.definition.input,
+      );
       const request = createOperationRequest(
         options.headers,
         options.target,

@@ -1,4 +1,12 @@
-import { IsInt, IsNotEmpty, IsString, MaxLength, Min } from 'class-validator';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { INTEGER_COLUMN_MAX } from '../order.entity';
 
 export class CreateOrderDto {
   @IsString()
@@ -8,5 +16,6 @@ export class CreateOrderDto {
 
   @IsInt()
   @Min(1)
+  @Max(INTEGER_COLUMN_MAX)
   amount: number;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { OrderDto } from './order.dto';
 
 export class OrderListDto {
@@ -7,4 +7,9 @@ export class OrderListDto {
   @ValidateNested({ each: true })
   @Type(() => OrderDto)
   items: OrderDto[];
+
+  /** Present when more orders follow: pass it as `cursor` for the next page. */
+  @IsOptional()
+  @IsString()
+  nextCursor?: string;
 }

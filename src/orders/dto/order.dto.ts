@@ -1,5 +1,5 @@
-import { IsDateString, IsInt, IsString, Min } from 'class-validator';
-import type { Order } from '../order.entity';
+import { IsDateString, IsInt, IsString, Max, Min } from 'class-validator';
+import { INTEGER_COLUMN_MAX, type Order } from '../order.entity';
 
 export class OrderDto {
   @IsInt()
@@ -13,6 +13,7 @@ export class OrderDto {
 
   @IsInt()
   @Min(1)
+  @Max(INTEGER_COLUMN_MAX)
   amount: number;
 
   @IsDateString()

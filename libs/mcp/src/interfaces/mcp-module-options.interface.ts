@@ -33,4 +33,12 @@ export interface McpModuleOptions {
   authGuard?: Type<CanActivate>;
   /** Per-call limit of `tools/call` in milliseconds. Default: none. */
   timeout?: number;
+  /**
+   * How long, in milliseconds, calls under way may run once the app begins
+   * closing (`app.close()`, or a signal with `enableShutdownHooks()`). From
+   * then on the endpoint answers `503`, every answer carries
+   * `Connection: close`, and connections still open when the period ends
+   * are dropped. `0` drops them at once. Default: 10 000.
+   */
+  shutdownGracePeriod?: number;
 }

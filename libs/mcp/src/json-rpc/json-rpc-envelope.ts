@@ -13,10 +13,20 @@ export type IncomingMessage =
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * Whether a parsed id can be echoed exactly: a string, or a number that is a
+ * safe integer. `JSON.parse` has already rounded any other number (`1e400` is
+ * `Infinity`, `12345678901234567890` is `12345678901234567000`), and JSON-RPC
+ * 2.0 says ids SHOULD NOT have fractional parts, so those are refused too.
+ */
+export function isEchoableId(id: unknown): id is JsonRpcId {
+  return typeof id === 'string' || Number.isSafeInteger(id);
+}
+
 /** The request id to echo in an error answer, when the message has a usable one. */
 export function idOf(message: unknown): JsonRpcId | null {
   const id = isRecord(message) ? message.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return isEchoableId(id) ? id : null;
 }
 
 /** Classifies a parsed message, or throws `-32600` for anything that is not JSON-RPC 2.0. */
@@ -31,6 +41,11 @@ export function readEnvelope(message: unknown): IncomingMessage {
   const id = message.id;
   if (hasId && typeof id !== 'string' && typeof id !== 'number') {
     throw McpProtocolError.invalidRequest('"id" must be a string or a number');
+  }
+  if (hasId && !isEchoableId(id)) {
+    throw McpProtocolError.invalidRequest(
+      'a numeric "id" must be an integer from -(2^53 - 1) to 2^53 - 1',
+    );
   }
   if (!Object.hasOwn(message, 'method')) {
     if (

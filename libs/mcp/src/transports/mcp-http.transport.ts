@@ -6,14 +6,16 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
-import type { ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { idOf } from '../json-rpc/json-rpc-envelope';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants';
 import { McpDispatcher } from '../mcp.dispatcher';
 import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals';
+import { ConnectionDrain } from '../shutdown/connection-drain';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue';
+import { connectionTurn } from './connection-turn';
 import { sendJson, sendProblem } from './http-problem';
 import { JsonRpcAnswerer } from './json-rpc.answerer';
 import { isOriginAllowed } from './origin.policy';
@@ -50,6 +52,8 @@ export class McpHttpTransport
   /** Whether the end of the app's bootstrap is signalled (else McpModule's own stands in). */
   private awaitsApp = false;
   private authenticator = new OuterAuthenticator(undefined, '', this.handle);
+  /** Ends the HTTP server's connections within the grace period on shutdown. */
+  private drain?: ConnectionDrain;
   private readonly answerer: JsonRpcAnswerer;
 
   constructor(
@@ -86,6 +90,10 @@ export class McpHttpTransport
     this.awaitsApp = afterApplicationBootstrap(this.modules, () => {
       this.serving = true;
     });
+    const server = adapter.getHttpServer() as Server | undefined;
+    if (server) {
+      this.drain = new ConnectionDrain(server, () => isShuttingDown(adapter));
+    }
     this.authenticator = new OuterAuthenticator(
       await this.resolveAuthGuard(),
       this.settings.serverName,
@@ -113,9 +121,11 @@ export class McpHttpTransport
 
   beforeApplicationShutdown(): void {
     this.serving = false;
+    this.drain?.begin(this.settings.shutdownGracePeriod);
   }
 
   private async handle(req: BodyRequest, res: ServerResponse): Promise<void> {
+    if (!(await connectionTurn(req, res))) return;
     if (!this.isReady()) {
       return sendProblem(
         res,
@@ -124,6 +134,7 @@ export class McpHttpTransport
         'The application is not ready.',
         {
           'Retry-After': '1',
+          ...(this.drain?.isDraining() ? { Connection: 'close' } : {}),
         },
       );
     }

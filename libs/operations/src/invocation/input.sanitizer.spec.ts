@@ -1,4 +1,9 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { OperationException } from '../errors/operation.exception';
+import { AllowRawText } from './allow-raw-text.decorator';
+import { INPUT_LIMITS } from './input-limits';
 import { MAX_INPUT_DEPTH, sanitizeInput } from './input.sanitizer';
 
 /** `containers` nested objects (or arrays) around `leaf`; the outermost is at depth 0. */
@@ -17,6 +22,82 @@ function thrown(run: () => unknown): unknown {
     return error;
   }
   throw new Error('expected a throw');
+}
+
+/** The `detail` of the VALIDATION_INVALID_001 that `run` throws. */
+function detailOf(run: () => unknown): unknown {
+  const error = thrown(run);
+  expect(error).toBeInstanceOf(OperationException);
+  expect((error as OperationException).failure.code).toBe(
+    'VALIDATION_INVALID_001',
+  );
+  return (error as OperationException).failure.params.detail;
+}
+
+/** An object with `count` properties `k0`, `k1`, ... */
+function wide(count: number): Record<string, number> {
+  const value: Record<string, number> = {};
+  for (let i = 0; i < count; i++) {
+    value[`k${i}`] = i;
+  }
+  return value;
+}
+
+class SpecPartDto {
+  @IsString()
+  @AllowRawText()
+  bytes: string;
+
+  @IsOptional()
+  @IsString()
+  label?: string;
+}
+
+class SpecCatDto {
+  @IsString()
+  kind: 'cat';
+
+  @IsString()
+  @AllowRawText()
+  purr: string;
+}
+
+class SpecDto {
+  @IsString()
+  @AllowRawText()
+  raw: string;
+
+  @IsOptional()
+  @IsString()
+  text?: string;
+
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => SpecPartDto)
+  parts?: SpecPartDto[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Object, {
+    discriminator: {
+      property: 'kind',
+      subTypes: [{ name: 'cat', value: SpecCatDto }],
+    },
+    keepDiscriminatorProperty: true,
+  })
+  pet?: SpecCatDto;
+
+  @IsOptional()
+  @IsInt()
+  count?: number;
+
+  get total(): number {
+    return this.count ?? 0;
+  }
+
+  describe(): string {
+    return this.raw;
+  }
 }
 
 describe('sanitizeInput', () => {
@@ -202,6 +283,218 @@ describe('sanitizeInput', () => {
       };
 
       expect(sanitizeInput(input)).toEqual({ ok: 1 });
+    });
+  });
+
+  describe('size limits', () => {
+    it('are 1,000 properties, 1,000 undeclared ones, 10,000 items and 1 MiB strings', () => {
+      expect(INPUT_LIMITS).toEqual({
+        maxDepth: 32,
+        maxProperties: 1_000,
+        maxUnknownProperties: 1_000,
+        maxItems: 10_000,
+        maxStringLength: 1_048_576,
+      });
+      expect(Object.isFrozen(INPUT_LIMITS)).toBe(true);
+    });
+
+    it('accepts an object with maxProperties properties and refuses one more', () => {
+      expect(sanitizeInput(wide(1_000))).toEqual(wide(1_000));
+      expect(detailOf(() => sanitizeInput(wide(1_001)))).toBe(
+        'an object has more than 1000 properties',
+      );
+    });
+
+    it('refuses 80,000 properties without looking at them', () => {
+      const input = wide(80_000);
+      input.k79_999 = Number.NaN;
+      Object.defineProperty(input, 'k5', {
+        enumerable: true,
+        get: () => {
+          throw new Error('read a property');
+        },
+      });
+
+      expect(detailOf(() => sanitizeInput(input))).toBe(
+        'an object has more than 1000 properties',
+      );
+    });
+
+    it('names where a nested object is too wide', () => {
+      expect(
+        detailOf(() => sanitizeInput({ a: [{ ok: 1 }, wide(1_001)] })),
+      ).toBe('an object at a.1 has more than 1000 properties');
+    });
+
+    it('accepts an array with maxItems items and refuses one more', () => {
+      const items = new Array<number>(10_000).fill(0);
+      expect(sanitizeInput({ items })).toEqual({ items });
+      expect(detailOf(() => sanitizeInput({ items: [...items, 0] }))).toBe(
+        'an array at items has more than 10000 items',
+      );
+    });
+
+    it('accepts a string of maxStringLength code units and refuses one more', () => {
+      const text = 'x'.repeat(1_048_576);
+      expect(sanitizeInput({ text })).toEqual({ text });
+      expect(
+        detailOf(() => sanitizeInput({ deep: { text: `${text}y` } })),
+      ).toBe('a string at deep.text is longer than 1048576 characters');
+    });
+
+    it('counts the properties no DTO declares over the whole input', () => {
+      const parts = (extra: number) =>
+        Array.from({ length: 10 }, () => ({ bytes: 'x', ...wide(extra) }));
+
+      expect(() =>
+        sanitizeInput({ raw: 'x', parts: parts(100) }, SpecDto),
+      ).not.toThrow();
+      expect(
+        detailOf(() => sanitizeInput({ raw: 'x', parts: parts(101) }, SpecDto)),
+      ).toBe(
+        'input has more than 1000 properties that its DTOs do not declare',
+      );
+      // Without a DTO, nothing is whitelisted, so nothing is counted.
+      expect(() => sanitizeInput({ parts: parts(101) })).not.toThrow();
+    });
+  });
+
+  describe('text', () => {
+    it.each([
+      ['NUL', 'a\u0000b', 'must not contain NUL characters'],
+      [
+        'a lone high surrogate',
+        'a\ud800b',
+        'must be well-formed Unicode (it has a lone surrogate)',
+      ],
+      [
+        'a lone low surrogate',
+        '\udc00',
+        'must be well-formed Unicode (it has a lone surrogate)',
+      ],
+      [
+        'a reversed pair',
+        '\udc00\ud800',
+        'must be well-formed Unicode (it has a lone surrogate)',
+      ],
+      [
+        'a high surrogate at the end',
+        'ok\ud83c',
+        'must be well-formed Unicode (it has a lone surrogate)',
+      ],
+    ])('refuses %s naming the property path', (_, text, problem) => {
+      expect(detailOf(() => sanitizeInput({ name: text }))).toBe(
+        `name ${problem}`,
+      );
+      expect(detailOf(() => sanitizeInput({ a: { list: ['ok', text] } }))).toBe(
+        `a.list.1 ${problem}`,
+      );
+      expect(detailOf(() => sanitizeInput(text))).toBe(`input ${problem}`);
+    });
+
+    it('accepts surrogate pairs and other control characters', () => {
+      const input = { text: 'tea \ud83c\udf75 \t\n\u0001\u007f\uffff' };
+
+      expect(sanitizeInput(input)).toEqual(input);
+    });
+
+    it('refuses NUL and lone surrogates in property names', () => {
+      expect(detailOf(() => sanitizeInput({ a: { 'x\u0000': 1 } }))).toBe(
+        'a property name at a must not contain NUL characters',
+      );
+      expect(detailOf(() => sanitizeInput({ '\ud800': 1 }))).toBe(
+        'a property name must be well-formed Unicode (it has a lone surrogate)',
+      );
+    });
+  });
+
+  describe('@AllowRawText()', () => {
+    it('lets the marked property and everything inside it take any text', () => {
+      const input = {
+        raw: 'a\u0000\ud800',
+        parts: [{ bytes: '\u0000', label: 'ok' }],
+        pet: { kind: 'cat', purr: '\udfff' },
+      };
+
+      expect(sanitizeInput(input, SpecDto)).toEqual(input);
+    });
+
+    it('checks the properties that are not marked, at any depth', () => {
+      expect(
+        detailOf(() => sanitizeInput({ raw: 'x', text: '\u0000' }, SpecDto)),
+      ).toBe('text must not contain NUL characters');
+      expect(
+        detailOf(() =>
+          sanitizeInput(
+            {
+              raw: 'x',
+              parts: [{ bytes: 'x' }, { bytes: 'x', label: '\ud800' }],
+            },
+            SpecDto,
+          ),
+        ),
+      ).toBe(
+        'parts.1.label must be well-formed Unicode (it has a lone surrogate)',
+      );
+      expect(detailOf(() => sanitizeInput({ raw: '\u0000' }))).toBe(
+        'raw must not contain NUL characters',
+      );
+    });
+
+    it('follows a discriminator to the subtype only', () => {
+      expect(
+        detailOf(() =>
+          sanitizeInput(
+            { raw: 'x', pet: { kind: 'dog', purr: '\u0000' } },
+            SpecDto,
+          ),
+        ),
+      ).toBe('pet.purr must not contain NUL characters');
+    });
+
+    it('is inherited by subclasses', () => {
+      class SubDto extends SpecDto {}
+
+      expect(sanitizeInput({ raw: '\u0000' }, SubDto)).toEqual({
+        raw: '\u0000',
+      });
+    });
+  });
+
+  describe('keys that class-transformer would drop without a word', () => {
+    it.each([
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      'isPrototypeOf',
+      'propertyIsEnumerable',
+      'toLocaleString',
+      '__defineGetter__',
+      '__defineSetter__',
+      '__lookupGetter__',
+      '__lookupSetter__',
+    ])('refuses %s as an unknown property, with or without a DTO', (key) => {
+      expect(detailOf(() => sanitizeInput({ [key]: 1 }))).toBe(
+        `property ${key} should not exist`,
+      );
+      expect(
+        detailOf(() =>
+          sanitizeInput({ raw: 'x', parts: [{ [key]: 1 }] }, SpecDto),
+        ),
+      ).toBe(`parts.0.property ${key} should not exist`);
+    });
+
+    it("refuses the DTO's methods and getter-only accessors", () => {
+      expect(
+        detailOf(() => sanitizeInput({ raw: 'x', describe: 'x' }, SpecDto)),
+      ).toBe('property describe should not exist');
+      expect(
+        detailOf(() => sanitizeInput({ raw: 'x', total: 5 }, SpecDto)),
+      ).toBe('property total should not exist');
+      expect(sanitizeInput({ describe: 'x', total: 5 })).toEqual({
+        describe: 'x',
+        total: 5,
+      });
     });
   });
 });

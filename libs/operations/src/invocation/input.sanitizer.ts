@@ -1,4 +1,7 @@
 import { OperationException } from '../errors/operation.exception';
+import { INPUT_LIMITS } from './input-limits';
+import { type DtoClass, InputPlan } from './input-plan';
+import { textProblem } from './text-check';
 
 /** Keys that could reach an object's prototype when copied or transformed. */
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
@@ -8,30 +11,139 @@ const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** Deepest nesting accepted in an operation's input. */
-export const MAX_INPUT_DEPTH = 32;
+export const MAX_INPUT_DEPTH = INPUT_LIMITS.maxDepth;
+
+/** Where a value sits in the input, and what its DTO says about it. */
+interface Place {
+  readonly depth: number;
+  /** `order.lines.0.sku`; empty for the input itself. */
+  readonly path: string;
+  /** Inside an `@AllowRawText()` property: strings are not checked. */
+  readonly raw: boolean;
+  /** The DTO class the value becomes, given the value. */
+  readonly typeOf?: (value: unknown) => DtoClass | undefined;
+  /** Shared by the whole input: properties no DTO declares, so far. */
+  readonly unknown: { count: number };
+}
 
 /**
- * A copy of parsed JSON input without prototype-polluting keys, rejecting
- * input nested deeper than `MAX_INPUT_DEPTH` before anything recursive
- * (class-transformer, class-validator) sees it.
+ * A copy of parsed JSON input without prototype-polluting keys, checked in
+ * one linear pass before anything costly (guards, class-transformer,
+ * class-validator) sees it. It fails with `VALIDATION_INVALID_001` for input
+ * beyond `INPUT_LIMITS`, strings with NUL or lone surrogates (except in
+ * `@AllowRawText()` properties of `inputType` and its nested DTOs), and keys
+ * naming `Object.prototype` members or DTO methods, which class-transformer
+ * would otherwise drop without a word.
  */
-export function sanitizeInput(value: unknown, depth = 0): unknown {
+export function sanitizeInput(value: unknown, inputType?: DtoClass): unknown {
+  return sanitize(value, {
+    depth: 0,
+    path: '',
+    raw: false,
+    typeOf: inputType && (() => inputType),
+    unknown: { count: 0 },
+  });
+}
+
+function sanitize(value: unknown, place: Place): unknown {
+  if (typeof value === 'string') {
+    return checkString(value, place);
+  }
   if (typeof value !== 'object' || value === null) {
     return value;
   }
-  if (depth >= MAX_INPUT_DEPTH) {
-    throw new OperationException('VALIDATION_INVALID_001', {
-      detail: `input is nested deeper than ${MAX_INPUT_DEPTH} levels`,
-    });
+  if (place.depth >= INPUT_LIMITS.maxDepth) {
+    throw invalid(
+      `input is nested deeper than ${INPUT_LIMITS.maxDepth} levels`,
+    );
   }
   if (Array.isArray(value)) {
-    return value.map((item) => sanitizeInput(item, depth + 1));
+    return sanitizeArray(value, place);
   }
+  return sanitizeObject(value as Record<string, unknown>, place);
+}
+
+function sanitizeArray(value: readonly unknown[], place: Place): unknown[] {
+  if (value.length > INPUT_LIMITS.maxItems) {
+    throw invalid(
+      `an array${at(place.path)} has more than ${INPUT_LIMITS.maxItems} items`,
+    );
+  }
+  return value.map((item, index) =>
+    sanitize(item, {
+      ...place,
+      depth: place.depth + 1,
+      path: join(place.path, String(index)),
+    }),
+  );
+}
+
+function sanitizeObject(
+  value: Record<string, unknown>,
+  place: Place,
+): Record<string, unknown> {
+  const keys = Object.keys(value);
+  if (keys.length > INPUT_LIMITS.maxProperties) {
+    throw invalid(
+      `an object${at(place.path)} has more than ${INPUT_LIMITS.maxProperties} properties`,
+    );
+  }
+  const type = place.typeOf?.(value);
+  const plan = type && InputPlan.of(type);
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (!FORBIDDEN_KEYS.has(key)) {
-      copy[key] = sanitizeInput(item, depth + 1);
+  for (const key of keys) {
+    if (FORBIDDEN_KEYS.has(key)) {
+      continue;
     }
+    if (key in Object.prototype || plan?.isMember(key)) {
+      throw invalid(`${prefix(place.path)}property ${key} should not exist`);
+    }
+    if (plan && !plan.declares(key)) {
+      countUnknown(place);
+    }
+    if (!place.raw) {
+      const problem = textProblem(key);
+      if (problem) {
+        throw invalid(`a property name${at(place.path)} ${problem}`);
+      }
+    }
+    copy[key] = sanitize(value[key], {
+      depth: place.depth + 1,
+      path: join(place.path, key),
+      raw: place.raw || (plan?.allowsRawText(key) ?? false),
+      typeOf: plan && ((item) => plan.classOf(key, value, item)),
+      unknown: place.unknown,
+    });
   }
   return copy;
 }
+
+function countUnknown(place: Place): void {
+  if (++place.unknown.count > INPUT_LIMITS.maxUnknownProperties) {
+    throw invalid(
+      `input has more than ${INPUT_LIMITS.maxUnknownProperties} properties that its DTOs do not declare`,
+    );
+  }
+}
+
+function checkString(value: string, place: Place): string {
+  if (value.length > INPUT_LIMITS.maxStringLength) {
+    throw invalid(
+      `a string${at(place.path)} is longer than ${INPUT_LIMITS.maxStringLength} characters`,
+    );
+  }
+  const problem = place.raw ? undefined : textProblem(value);
+  if (problem) {
+    throw invalid(`${place.path || 'input'} ${problem}`);
+  }
+  return value;
+}
+
+function invalid(detail: string): OperationException {
+  return new OperationException('VALIDATION_INVALID_001', { detail });
+}
+
+const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+const at = (path: string) => (path ? ` at ${path}` : '');
+/** As Nest's `ValidationPipe` prefixes a nested property's messages. */
+const prefix = (path: string) => (path ? `${path}.` : '');

@@ -1,0 +1,316 @@
+import type { TestingModule } from '@nestjs/testing';
+import { Test } from '@nestjs/testing';
+import { McpTestClient } from '@nestops/mcp/testing';
+import { OperationInvoker } from '@nestops/operations';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { BlobAppModule } from './fixtures/hostile-fixtures';
+import type { RpcBody, ToolResult } from './support/json-rpc-shapes';
+import {
+  startSampleApp,
+  type RunningApp,
+  sampleTestingModule,
+} from './support/sample-app';
+
+/**
+ * Input built to cost the server: huge objects, NUL and lone surrogates,
+ * keys that name `Object.prototype` members. Each is refused with
+ * `VALIDATION_INVALID_001` before it can tie up the event loop or reach a
+ * handler.
+ */
+
+const ALICE = { Authorization: 'ApiKey dev-alice-key' };
+
+function textOf(result: { content: readonly unknown[] }): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+interface Timed {
+  readonly body: RpcBody;
+  /** Milliseconds from the start of the test to the answer. */
+  readonly doneAt: number;
+}
+
+describe('bounded work per call, over HTTP', () => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startSampleApp('sqlite');
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  async function post(body: string, start: number): Promise<Timed> {
+    const response = await fetch(`${running.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...ALICE },
+      body,
+    });
+    const parsed = (await response.json()) as RpcBody;
+    return { body: parsed, doneAt: performance.now() - start };
+  }
+
+  it('refuses 80,000 unknown keys on orders_create at once, while concurrent pings are answered', async () => {
+    const args: Record<string, unknown> = { name: 'Tea', amount: 1 };
+    for (let i = 0; i < 80_000; i++) {
+      args[`k${i}`] = 0;
+    }
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'big',
+      method: 'tools/call',
+      params: { name: 'orders_create', arguments: args },
+    });
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
+    // The server's own work on the call: the operation's invocation, from
+    // the parsed arguments to the result (not reading and parsing the body).
+    const invoker = running.app.get(OperationInvoker);
+    const invoke = invoker.invoke.bind(invoker);
+    const invocations: number[] = [];
+    const spy = vi
+      .spyOn(invoker, 'invoke')
+      .mockImplementation(async (...call) => {
+        const began = performance.now();
+        try {
+          return await invoke(...call);
+        } finally {
+          invocations.push(performance.now() - began);
+        }
+      });
+    // The server runs in this process: the longest stall of the event loop
+    // is the longest piece of synchronous work done meanwhile (the server's,
+    // and fetch's sending the body).
+    const stalls = monitorEventLoopDelay({ resolution: 5 });
+    stalls.enable();
+    const start = performance.now();
+
+    const bigCall = post(big, start);
+    let bigDone = false;
+    void bigCall.finally(() => (bigDone = true));
+    // Pings one after another for as long as the big call is in flight.
+    const pings: Timed[] = [];
+    const pingLatencies: number[] = [];
+    do {
+      const sentAt = performance.now() - start;
+      const answer = await post(ping, start);
+      pings.push(answer);
+      pingLatencies.push(answer.doneAt - sentAt);
+    } while (!bigDone);
+    const bigAnswer = await bigCall;
+    stalls.disable();
+    spy.mockRestore();
+
+    const result = bigAnswer.body.result as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toBe(
+      'VALIDATION_INVALID_001: Invalid input: an object has more than 1000 properties',
+    );
+    for (const answer of pings) {
+      expect(answer.body).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+    }
+    expect(pings[0].doneAt).toBeLessThan(bigAnswer.doneAt + 100);
+    // Before the limits: about 5 s for each of these. The machine may be
+    // busy with other work, hence bounds well above the usual tens of ms.
+    expect(invocations).toHaveLength(1);
+    expect(invocations[0]).toBeLessThan(200);
+    expect(stalls.max / 1e6).toBeLessThan(1000);
+    expect(Math.max(...pingLatencies)).toBeLessThan(1000);
+    expect(bigAnswer.doneAt).toBeLessThan(1500);
+  });
+});
+
+describe('strings and prototype-named keys on the sample app (in-process MCP)', () => {
+  let moduleRef: TestingModule;
+  let alice: McpTestClient;
+  let tenant = 0;
+
+  beforeAll(async () => {
+    moduleRef = await sampleTestingModule();
+  });
+  afterAll(async () => {
+    await moduleRef?.close();
+  });
+  beforeEach(() => {
+    alice = McpTestClient.create(moduleRef, {
+      headers: { ...ALICE, 'X-Tenant-Id': `hostile-${++tenant}` },
+    });
+  });
+
+  async function orderNames(): Promise<string[]> {
+    const listed = await alice.callTool('orders_list', {});
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    const items = (listed.structuredContent as { items: { name: string }[] })
+      .items;
+    return items.map((item) => item.name);
+  }
+
+  it.each([
+    ['NUL', 'Tea\u0000'],
+    ['a lone high surrogate', 'a\ud800b'],
+    ['a lone low surrogate', '\udc00'],
+    ['a reversed pair', '\udc00\ud800'],
+  ])('refuses %s in orders_create name and writes nothing', async (_, name) => {
+    const result = await alice.callTool('orders_create', { name, amount: 1 });
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^VALIDATION_INVALID_001: .*\bname\b/);
+    expect(await orderNames()).toEqual([]);
+  });
+
+  it('accepts a well-formed surrogate pair', async () => {
+    const result = await alice.callTool('orders_create', {
+      name: 'Tea \ud83c\udf75',
+      amount: 1,
+    });
+
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(await orderNames()).toEqual(['Tea \ud83c\udf75']);
+  });
+
+  it('refuses NUL in orders_search nameContains', async () => {
+    const result = await alice.callTool('orders_search', {
+      nameContains: '\u0000',
+    });
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^VALIDATION_INVALID_001: .*\bnameContains\b/,
+    );
+  });
+
+  it.each([
+    'toString',
+    'valueOf',
+    'hasOwnProperty',
+    'isPrototypeOf',
+    'propertyIsEnumerable',
+    'toLocaleString',
+    '__defineGetter__',
+    '__defineSetter__',
+    '__lookupGetter__',
+    '__lookupSetter__',
+  ])(
+    'refuses the key %s as an unknown property and writes nothing',
+    async (key) => {
+      const result = await alice.callTool('orders_create', {
+        name: 'Tea',
+        amount: 1,
+        [key]: 'x',
+      });
+
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        `VALIDATION_INVALID_001: Invalid input: property ${key} should not exist`,
+      );
+      expect(await orderNames()).toEqual([]);
+    },
+  );
+});
+
+describe('@AllowRawText() lets a DTO property take any string', () => {
+  let moduleRef: TestingModule;
+  let mcp: McpTestClient;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [BlobAppModule],
+    }).compile();
+    moduleRef.useLogger(false);
+    await moduleRef.init();
+    mcp = McpTestClient.create(moduleRef);
+  });
+  afterAll(async () => {
+    await moduleRef?.close();
+  });
+
+  it('passes NUL and lone surrogates in the marked properties, nested ones too', async () => {
+    const input = {
+      data: 'a\u0000b\ud800',
+      chunks: ['\u0000', '\udfff'],
+      note: 'plain',
+      part: { bytes: '\u0000\u0000', label: 'ok' },
+      parts: [{ bytes: '\ud800' }],
+    };
+
+    const result = await mcp.callTool('blobs_echo', input);
+
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(JSON.parse(textOf(result))).toEqual(input);
+  });
+
+  it('inherits the opt-out in a subclass', async () => {
+    const result = await mcp.callTool('blobs_tag', {
+      data: '\u0000',
+      tag: 't',
+    });
+
+    expect(result.isError, textOf(result)).toBeFalsy();
+  });
+
+  it.each([
+    [{ data: 'x', note: '\u0000' }, 'note'],
+    [{ data: 'x', part: { bytes: 'x', label: '\u0000' } }, 'part.label'],
+    [
+      { data: 'x', parts: [{ bytes: 'x' }, { bytes: 'x', label: '\ud800' }] },
+      'parts.1.label',
+    ],
+    [{ data: 'x', tag: '\u0000' }, 'tag'],
+  ])(
+    'still refuses them in the other properties: %j names %s',
+    async (input, path) => {
+      const result = await mcp.callTool(
+        path === 'tag' ? 'blobs_tag' : 'blobs_echo',
+        input,
+      );
+
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(`Invalid input: ${path} `);
+    },
+  );
+
+  it('refuses NUL in an unknown property as an unknown property', async () => {
+    const result = await mcp.callTool('blobs_echo', {
+      data: 'x',
+      extra: '\u0000',
+    });
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^VALIDATION_INVALID_001: .*\bextra\b/);
+  });
+});
+
+describe('unknown properties spread over nested DTOs', () => {
+  let moduleRef: TestingModule;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [BlobAppModule],
+    }).compile();
+    moduleRef.useLogger(false);
+    await moduleRef.init();
+  });
+  afterAll(async () => {
+    await moduleRef?.close();
+  });
+
+  it('refuses more than 1,000 in one call before validation reports each', async () => {
+    const part = (): Record<string, unknown> => {
+      const value: Record<string, unknown> = { bytes: 'x' };
+      for (let i = 0; i < 999; i++) {
+        value[`k${i}`] = 0;
+      }
+      return value;
+    };
+    const parts = Array.from({ length: 80 }, part);
+
+    const result = await McpTestClient.create(moduleRef).callTool(
+      'blobs_echo',
+      { data: 'x', parts },
+    );
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      'VALIDATION_INVALID_001: Invalid input: input has more than 1000 properties that its DTOs do not declare',
+    );
+  });
+});

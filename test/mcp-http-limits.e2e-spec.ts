@@ -1,0 +1,206 @@
+import { Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { McpDispatcher, McpModule } from '@nestops/mcp';
+import { Operation } from '@nestops/operations';
+import { connect, type Socket } from 'node:net';
+import type { RpcBody } from './support/json-rpc-shapes';
+import { listen, startSampleApp, type RunningApp } from './support/sample-app';
+
+/** Half a megabyte of text: each answer is about a megabyte. */
+const BULK = 'x'.repeat(512 * 1024);
+
+/** `bulk.read` (tool `bulk_read`): a large answer. */
+@Injectable()
+class BulkService {
+  @Operation({ id: 'bulk.read', readOnly: true })
+  read(): { text: string } {
+    return { text: BULK };
+  }
+}
+
+@Module({
+  imports: [McpModule.forRoot({ serverName: 'limits' })],
+  providers: [BulkService],
+})
+class BulkModule {}
+
+interface Reply {
+  readonly status: number;
+  /** The body as sent: ids are read from it, since JSON.parse would round them. */
+  readonly text: string;
+}
+
+/** POSTs a raw JSON text to `/mcp`. */
+async function postRaw(
+  baseUrl: string,
+  text: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Reply> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: text,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+function expectInvalidRequest(body: RpcBody): void {
+  expect(body.id).toBeNull();
+  expect(body).not.toHaveProperty('result');
+  expect(body.error?.code).toBe(-32600);
+  expect(body.error?.data.code).toBe('PROTOCOLS_VALIDATION_001');
+}
+
+describe('MCP HTTP ids, sample app', () => {
+  let running: RunningApp;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    running = await startSampleApp();
+    baseUrl = running.baseUrl;
+  });
+  afterAll(() => running?.close());
+
+  describe('JSON-RPC ids are echoed exactly or refused', () => {
+    it.each([
+      ['beyond the double range', '1e400'],
+      ['-1e400', '-1e400'],
+      ['an unsafe integer', '12345678901234567890'],
+      ['2^53', '9007199254740992'],
+      ['-(2^53)', '-9007199254740992'],
+      ['a fraction', '1.5'],
+      ['an exponent that yields a fraction', '15e-1'],
+    ])(
+      'a numeric id that is %s (%s): 400, -32600 with id null',
+      async (_name, id) => {
+        const response = await postRaw(
+          baseUrl,
+          `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
+        );
+        expect(response.status).toBe(400);
+        expectInvalidRequest(JSON.parse(response.text) as RpcBody);
+      },
+    );
+
+    it.each([
+      ['the largest safe integer', '9007199254740991'],
+      ['the smallest safe integer', '-9007199254740991'],
+      ['zero', '0'],
+      ['a long string', '"12345678901234567890"'],
+    ])('%s is echoed exactly', async (_name, id) => {
+      const response = await postRaw(
+        baseUrl,
+        `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
+      );
+      expect(response.status).toBe(200);
+      expect(response.text).toBe(`{"jsonrpc":"2.0","id":${id},"result":{}}`);
+    });
+
+    it('an unsafe id in a 2025-03-26 batch: its own -32600 entry with id null, the others answered', async () => {
+      const response = await postRaw(
+        baseUrl,
+        '[{"jsonrpc":"2.0","id":1e400,"method":"ping"},' +
+          '{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"},' +
+          '{"jsonrpc":"2.0","id":0.5,"method":"ping"},' +
+          '{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}]',
+        { 'mcp-protocol-version': '2025-03-26' },
+      );
+      expect(response.status).toBe(200);
+      const body = JSON.parse(response.text) as RpcBody[];
+      expect(body).toHaveLength(4);
+      body.slice(0, 3).forEach(expectInvalidRequest);
+      expect(response.text).toMatch(
+        /\{"jsonrpc":"2\.0","id":9007199254740991,"result":\{\}\}\]$/,
+      );
+    });
+  });
+});
+
+describe('MCP HTTP back-pressure: a client that pipelines and does not read', () => {
+  const PIPELINED = 40;
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await listen(
+      await NestFactory.create<NestExpressApplication>(BulkModule, {
+        logger: ['error', 'warn'],
+      }),
+    );
+  });
+  afterAll(() => running?.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  function pipelinedReads(count: number): string {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'bulk_read', arguments: {} },
+    });
+    const request =
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    return request.repeat(count);
+  }
+
+  /** Resolves once `read()` has not changed for `quietMs`. */
+  async function settled(read: () => number, quietMs = 500): Promise<number> {
+    let last = -1;
+    for (;;) {
+      const now = read();
+      if (now === last) {
+        return now;
+      }
+      last = now;
+      await new Promise((resolve) => setTimeout(resolve, quietMs));
+    }
+  }
+
+  /** Counts `200` status lines read from the socket until `expected` or its end. */
+  function countAnswers(socket: Socket, expected: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let seen = 0;
+      let tail = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        const text = tail + chunk;
+        seen += text.match(/HTTP\/1\.1 200 OK\r\n/g)?.length ?? 0;
+        tail = text.slice(-16);
+        if (seen >= expected) {
+          resolve(seen);
+        }
+      });
+      socket.once('error', reject);
+      socket.once('close', () => resolve(seen));
+    });
+  }
+
+  it('handles its requests only as it reads the answers, then answers them all', async () => {
+    const dispatch = vi.spyOn(running.app.get(McpDispatcher), 'dispatch');
+    const socket = connect(Number(new URL(running.baseUrl).port), '127.0.0.1');
+    socket.pause();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('error', reject);
+      });
+      socket.write(pipelinedReads(PIPELINED));
+
+      // Each answer is ~1 MB: what the kernel's socket buffers take aside
+      // (a few MB), the server holds one answer and handles nothing more.
+      const handled = await settled(() => dispatch.mock.calls.length);
+      expect(handled).toBeGreaterThan(0);
+      expect(handled).toBeLessThan(PIPELINED / 2);
+
+      const answered = countAnswers(socket, PIPELINED);
+      socket.resume();
+      expect(await answered).toBe(PIPELINED);
+      expect(dispatch).toHaveBeenCalledTimes(PIPELINED);
+    } finally {
+      socket.destroy();
+    }
+  });
+});
