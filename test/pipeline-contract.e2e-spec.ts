@@ -245,3 +245,28 @@ describe('X-Tenant-Id and X-Correlation-Id values', () => {
     },
   );
 });
+
+describe('input limits set on McpModule', () => {
+  it('holds each call to them, with the limit named', async () => {
+    @Module({
+      imports: [McpModule.forRoot({ inputLimits: { maxProperties: 2 } })],
+      providers: [ContractOperations],
+    })
+    class LimitedAppModule {}
+    const app = await boot(LimitedAppModule);
+    const mcp = McpTestClient.create(app);
+
+    const within = await mcp.callTool('loose_create', { name: 'x', amount: 1 });
+    const beyond = await mcp.callTool('loose_create', {
+      name: 'x',
+      amount: 1,
+      extra: true,
+    });
+
+    expect(within.isError).toBeUndefined();
+    expect(textOf(beyond)).toBe(
+      'VALIDATION_INVALID_001: Invalid input: an object has more than 2 properties',
+    );
+    await app.close();
+  });
+});

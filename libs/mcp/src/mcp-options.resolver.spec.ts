@@ -5,6 +5,7 @@ import type { CanActivate } from '@nestjs/common';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
 import { resolveMcpOptions } from './mcp-options.resolver';
 import { MCP_LIBRARY_VERSION } from './mcp.constants';
+import { INPUT_LIMITS } from '@nestops/operations';
 
 class AuthGuard implements CanActivate {
   canActivate(): boolean {
@@ -46,6 +47,7 @@ describe('resolveMcpOptions', () => {
         timeout: undefined,
         authGuard: undefined,
         shutdownGracePeriod: 10_000,
+        inputLimits: INPUT_LIMITS,
       });
     });
 
@@ -107,6 +109,7 @@ describe('resolveMcpOptions', () => {
         timeout: 1.5,
         authGuard: AuthGuard,
         shutdownGracePeriod: 2_000,
+        inputLimits: { maxProperties: 50, maxItems: 20 },
       });
 
       expect(settings).toEqual({
@@ -120,6 +123,7 @@ describe('resolveMcpOptions', () => {
         timeout: 1.5,
         authGuard: AuthGuard,
         shutdownGracePeriod: 2_000,
+        inputLimits: { ...INPUT_LIMITS, maxProperties: 50, maxItems: 20 },
       });
     });
 
@@ -169,6 +173,11 @@ describe('resolveMcpOptions', () => {
       ['shutdownGracePeriod', { shutdownGracePeriod: Number.NaN }],
       ['shutdownGracePeriod', { shutdownGracePeriod: 2 ** 31 }],
       ['shutdownGracePeriod', { shutdownGracePeriod: '10000' }],
+      ['inputLimits', { inputLimits: 5 }],
+      ['inputLimits', { inputLimits: { maxProperties: 0 } }],
+      ['inputLimits', { inputLimits: { maxItems: 1.5 } }],
+      ['inputLimits', { inputLimits: { maxDepth: '32' } }],
+      ['inputLimits', { inputLimits: { maxKeys: 10 } }],
       ['tools', { tools: 'orders.create=place_order' }],
       ['tools', { tools: ['place_order'] }],
       ['tools', { tools: 42 }],

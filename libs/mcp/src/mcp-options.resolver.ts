@@ -1,4 +1,5 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import { INPUT_LIMITS, type InputLimits } from '@nestops/operations';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
@@ -25,6 +26,7 @@ export interface McpSettings {
   readonly timeout?: number;
   readonly authGuard?: Type<CanActivate>;
   readonly shutdownGracePeriod: number;
+  readonly inputLimits: InputLimits;
 }
 
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
@@ -93,6 +95,20 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
   ) {
     problems.push('authGuard must be a guard class');
   }
+  const limits = options.inputLimits ?? {};
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
+    problems.push('inputLimits must be an object of limits');
+  } else {
+    for (const [key, value] of Object.entries(limits)) {
+      if (!Object.hasOwn(INPUT_LIMITS, key)) {
+        problems.push(
+          `inputLimits.${key} is not a limit (${Object.keys(INPUT_LIMITS).join(', ')})`,
+        );
+      } else if (!Number.isSafeInteger(value) || (value as number) < 1) {
+        problems.push(`inputLimits.${key} must be a positive integer`);
+      }
+    }
+  }
   positive('maxBodySize', true);
   positive('timeout', false);
   const grace = options.shutdownGracePeriod;
@@ -121,6 +137,7 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
     timeout: options.timeout,
     authGuard: options.authGuard,
     shutdownGracePeriod: grace ?? DEFAULT_SHUTDOWN_GRACE_PERIOD,
+    inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
   });
 }
 

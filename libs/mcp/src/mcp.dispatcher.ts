@@ -111,6 +111,7 @@ export class McpDispatcher {
       headers: caller.headers,
       input,
       timeout: this.settings.timeout,
+      inputLimits: this.settings.inputLimits,
     });
     if (!result.ok) {
       return {

@@ -105,6 +105,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
       const input = sanitizeInput(
         options.input ?? {},
         operation.definition.input,
+        options.inputLimits,
       );
       const request = createOperationRequest(
         options.headers,

@@ -1,4 +1,5 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import type { InputLimits } from '@nestops/operations';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -33,6 +34,11 @@ export interface McpModuleOptions {
   authGuard?: Type<CanActivate>;
   /** Per-call limit of `tools/call` in milliseconds. Default: none. */
   timeout?: number;
+  /**
+   * How much input one `tools/call` may carry, checked before anything else
+   * runs; each limit left out keeps its default from `INPUT_LIMITS`.
+   */
+  inputLimits?: Partial<InputLimits>;
   /**
    * How long, in milliseconds, calls under way may run once the app begins
    * closing (`app.close()`, or a signal with `enableShutdownHooks()`). From

@@ -1,5 +1,5 @@
 import { OperationException } from '../errors/operation.exception';
-import { INPUT_LIMITS } from './input-limits';
+import { INPUT_LIMITS, type InputLimits } from './input-limits';
 import { type DtoClass, InputPlan } from './input-plan';
 import { textProblem } from './text-check';
 
@@ -24,6 +24,7 @@ interface Place {
   readonly typeOf?: (value: unknown) => DtoClass | undefined;
   /** Shared by the whole input: properties no DTO declares, so far. */
   readonly unknown: { count: number };
+  readonly limits: InputLimits;
 }
 
 /**
@@ -35,13 +36,18 @@ interface Place {
  * naming `Object.prototype` members or DTO methods, which class-transformer
  * would otherwise drop without a word.
  */
-export function sanitizeInput(value: unknown, inputType?: DtoClass): unknown {
+export function sanitizeInput(
+  value: unknown,
+  inputType?: DtoClass,
+  limits: InputLimits = INPUT_LIMITS,
+): unknown {
   return sanitize(value, {
     depth: 0,
     path: '',
     raw: false,
     typeOf: inputType && (() => inputType),
     unknown: { count: 0 },
+    limits,
   });
 }
 
@@ -52,9 +58,9 @@ function sanitize(value: unknown, place: Place): unknown {
   if (typeof value !== 'object' || value === null) {
     return value;
   }
-  if (place.depth >= INPUT_LIMITS.maxDepth) {
+  if (place.depth >= place.limits.maxDepth) {
     throw invalid(
-      `input is nested deeper than ${INPUT_LIMITS.maxDepth} levels`,
+      `input is nested deeper than ${place.limits.maxDepth} levels`,
     );
   }
   if (Array.isArray(value)) {
@@ -64,9 +70,9 @@ function sanitize(value: unknown, place: Place): unknown {
 }
 
 function sanitizeArray(value: readonly unknown[], place: Place): unknown[] {
-  if (value.length > INPUT_LIMITS.maxItems) {
+  if (value.length > place.limits.maxItems) {
     throw invalid(
-      `an array${at(place.path)} has more than ${INPUT_LIMITS.maxItems} items`,
+      `an array${at(place.path)} has more than ${place.limits.maxItems} items`,
     );
   }
   return value.map((item, index) =>
@@ -83,9 +89,9 @@ function sanitizeObject(
   place: Place,
 ): Record<string, unknown> {
   const keys = Object.keys(value);
-  if (keys.length > INPUT_LIMITS.maxProperties) {
+  if (keys.length > place.limits.maxProperties) {
     throw invalid(
-      `an object${at(place.path)} has more than ${INPUT_LIMITS.maxProperties} properties`,
+      `an object${at(place.path)} has more than ${place.limits.maxProperties} properties`,
     );
   }
   const type = place.typeOf?.(value);
@@ -113,23 +119,24 @@ function sanitizeObject(
       raw: place.raw || (plan?.allowsRawText(key) ?? false),
       typeOf: plan && ((item) => plan.classOf(key, value, item)),
       unknown: place.unknown,
+      limits: place.limits,
     });
   }
   return copy;
 }
 
 function countUnknown(place: Place): void {
-  if (++place.unknown.count > INPUT_LIMITS.maxUnknownProperties) {
+  if (++place.unknown.count > place.limits.maxUnknownProperties) {
     throw invalid(
-      `input has more than ${INPUT_LIMITS.maxUnknownProperties} properties that its DTOs do not declare`,
+      `input has more than ${place.limits.maxUnknownProperties} properties that its DTOs do not declare`,
     );
   }
 }
 
 function checkString(value: string, place: Place): string {
-  if (value.length > INPUT_LIMITS.maxStringLength) {
+  if (value.length > place.limits.maxStringLength) {
     throw invalid(
-      `a string${at(place.path)} is longer than ${INPUT_LIMITS.maxStringLength} characters`,
+      `a string${at(place.path)} is longer than ${place.limits.maxStringLength} characters`,
     );
   }
   const problem = place.raw ? undefined : textProblem(value);

@@ -1,4 +1,5 @@
 import type { OperationFailure } from '../errors/operation-failure';
+import type { InputLimits } from './input-limits';
 import type { Carrier } from '../interfaces/operation-options.interface';
 
 /**
@@ -16,6 +17,8 @@ export interface InvocationOptions {
   readonly input: unknown;
   /** Per-call limit in milliseconds. */
   readonly timeout?: number;
+  /** How much input the call may carry. Default: `INPUT_LIMITS`. */
+  readonly inputLimits?: InputLimits;
 }
 
 /**
