@@ -16,6 +16,8 @@ export class InputPlan {
   private readonly rawText: ReadonlySet<string>;
   private readonly members: ReadonlySet<string>;
   private readonly declared: ReadonlySet<string>;
+  /** class-transformer's `@Type()` of each property, looked up once. */
+  private readonly types = new Map<string, TypeMetadata | undefined>();
 
   private constructor(private readonly type: DtoClass) {
     this.rawText = rawTextPropertiesOf(type);
@@ -64,10 +66,7 @@ export class InputPlan {
     parent: object,
     value: unknown,
   ): DtoClass | undefined {
-    const metadata = defaultMetadataStorage.findTypeMetadata(
-      this.type,
-      property,
-    );
+    const metadata = this.typeOf(property);
     if (!metadata) {
       return undefined;
     }
@@ -90,7 +89,22 @@ export class InputPlan {
       return undefined;
     }
   }
+
+  private typeOf(property: string): TypeMetadata | undefined {
+    if (!this.types.has(property)) {
+      this.types.set(
+        property,
+        defaultMetadataStorage.findTypeMetadata(this.type, property),
+      );
+    }
+    return this.types.get(property);
+  }
 }
+
+/** How class-transformer's storage describes a property's `@Type()`. */
+type TypeMetadata = NonNullable<
+  ReturnType<typeof defaultMetadataStorage.findTypeMetadata>
+>;
 
 /** Methods and getter-only accessors of `type`'s prototypes, below `Object.prototype`. */
 function unassignableMembersOf(type: DtoClass): ReadonlySet<string> {
