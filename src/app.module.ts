@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { McpModule } from '@nestops/mcp';
+import { AcceptLanguageResolver, I18nModule } from 'nestjs-i18n';
+import { join } from 'node:path';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { databaseOptions } from './database/database.options';
 import { OrdersModule } from './orders/orders.module';
@@ -9,6 +11,14 @@ import { OrdersModule } from './orders/orders.module';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({ useFactory: () => databaseOptions() }),
+    // The app's message catalogue: tool titles and descriptions
+    // (`src/i18n/<language>/orders.json`) and, through it, the caller's
+    // language for every failure text.
+    I18nModule.forRoot({
+      fallbackLanguage: 'en-US',
+      loaderOptions: { path: join(__dirname, 'i18n'), watch: false },
+      resolvers: [AcceptLanguageResolver],
+    }),
     McpModule.forRoot({ instructions: 'Order desk', authGuard: ApiKeyGuard }),
     OrdersModule,
   ],

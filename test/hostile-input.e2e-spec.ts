@@ -103,7 +103,7 @@ describe('bounded work per call, over HTTP', () => {
     const result = bigAnswer.body.result as ToolResult;
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toBe(
-      'VALIDATION_INVALID_001: Invalid input: an object has more than 1000 properties',
+      'VALIDATION_INVALID_001: Invalid input: input has more than 1000 properties',
     );
     for (const answer of pings) {
       expect(answer.body).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });

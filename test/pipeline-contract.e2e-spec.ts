@@ -265,7 +265,7 @@ describe('input limits set on McpModule', () => {
 
     expect(within.isError).toBeUndefined();
     expect(textOf(beyond)).toBe(
-      'VALIDATION_INVALID_001: Invalid input: an object has more than 2 properties',
+      'VALIDATION_INVALID_001: Invalid input: input has more than 2 properties',
     );
     await app.close();
   });

@@ -136,7 +136,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
       ok: false,
       failure: {
         code: 'SECURITY_DENIED_004',
-        key: 'errors.SECURITY_DENIED_004',
+        key: 'nestops.errors.SECURITY_DENIED_004',
         params: { permission: 'orders.write' },
       },
     });

@@ -1,10 +1,6 @@
-import {
-  BadRequestException,
-  Injectable,
-  NotFoundException,
-} from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Operation } from '@nestops/operations';
+import { Operation, OperationException } from '@nestops/operations';
 import {
   LessThan,
   MoreThan,
@@ -126,7 +122,11 @@ export class OrdersService {
         ? await this.orders.findOneBy({ id, tenantId: this.tenant.id })
         : null;
     if (!order) {
-      throw new NotFoundException(`Order ${id} does not exist.`);
+      throw new OperationException(
+        'BUSINESS_NOTFOUND_001',
+        { id, detail: `Order ${id} does not exist.` },
+        { key: 'orders.errors.not_found' },
+      );
     }
     return order;
   }

@@ -15,6 +15,8 @@ export interface Caller {
   readonly apiKey?: string;
   /** Sent as `X-Tenant-Id`; the app's default tenant when absent. */
   readonly tenant?: string;
+  /** Sent as `Accept-Language`. */
+  readonly language?: string;
 }
 
 export const CLIENT_INFO = { name: 'sample-app-e2e', version: '1.0.0' };
@@ -23,6 +25,7 @@ export function callerHeaders(caller: Caller = {}): Record<string, string> {
   return {
     ...(caller.apiKey ? { Authorization: `ApiKey ${caller.apiKey}` } : {}),
     ...(caller.tenant ? { 'X-Tenant-Id': caller.tenant } : {}),
+    ...(caller.language ? { 'Accept-Language': caller.language } : {}),
   };
 }
 

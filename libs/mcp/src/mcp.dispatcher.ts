@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { formatFailure, OperationInvoker } from '@nestops/operations';
+import { OperationInvoker, OperationMessages } from '@nestops/operations';
 import { idOf, readEnvelope } from './json-rpc/json-rpc-envelope';
 import type {
   JsonRpcRequest,
@@ -18,6 +18,11 @@ import type { McpToolResult } from './tools/mcp-tool.interface';
 export interface McpCallerContext {
   /** The carrier's headers: credentials, locale, tenant, correlation id. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The caller's language preference where the carrier has no
+   * `Accept-Language` header (stdio's `--locale`).
+   */
+  readonly locale?: string;
 }
 
 type Params = Readonly<Record<string, unknown>>;
@@ -32,6 +37,7 @@ export class McpDispatcher {
   constructor(
     private readonly catalogue: McpToolCatalogue,
     private readonly invoker: OperationInvoker,
+    private readonly messages: OperationMessages,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -66,12 +72,20 @@ export class McpDispatcher {
       case 'ping':
         return {};
       case 'tools/list':
-        return { tools: this.catalogue.tools() };
+        return { tools: this.catalogue.tools(this.localeOf(caller)) };
       case 'tools/call':
         return this.callTool(params, caller);
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
+  }
+
+  /** The caller's language: one of the application's. */
+  private localeOf(caller: McpCallerContext): string {
+    const header = caller.headers['accept-language'];
+    return this.messages.localeOf(
+      caller.locale ?? (Array.isArray(header) ? header.join(', ') : header),
+    );
   }
 
   private initialize(params: Params): unknown {
@@ -105,17 +119,24 @@ export class McpDispatcher {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }
+    const locale = this.localeOf(caller);
     const result = await this.invoker.invoke(entry.operation.id, {
       carrier: 'mcp',
       target: name,
       headers: caller.headers,
+      locale,
       input,
       timeout: this.settings.timeout,
       inputLimits: this.settings.inputLimits,
     });
     if (!result.ok) {
       return {
-        content: [{ type: 'text', text: formatFailure(result.failure) }],
+        content: [
+          {
+            type: 'text',
+            text: this.messages.describe(result.failure, locale),
+          },
+        ],
         isError: true,
       };
     }

@@ -30,5 +30,13 @@ export { ContractError } from './errors/contract.error';
 export { OPERATION_ERRORS } from './errors/error-codes';
 export type { OperationErrorCode } from './errors/error-codes';
 export { formatFailure } from './errors/operation-failure';
-export type { OperationFailure } from './errors/operation-failure';
+export type {
+  OperationFailure,
+  OperationViolation,
+} from './errors/operation-failure';
 export { OperationException } from './errors/operation.exception';
+export type { OperationExceptionOptions } from './errors/operation.exception';
+// Languages
+export { OperationMessages } from './i18n/operation-messages';
+export { MESSAGE_NAMESPACE } from './i18n/library-messages';
+export type { ValidationMessageKey } from './i18n/library-messages';

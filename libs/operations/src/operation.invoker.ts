@@ -14,7 +14,9 @@ import { OperationResponse } from './invocation/operation-response';
 import {
   correlationIdOf,
   createInvocationContext,
+  single,
 } from './invocation/invocation-context.factory';
+import { OperationMessages } from './i18n/operation-messages';
 import type {
   InvocationOptions,
   InvocationResult,
@@ -56,6 +58,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
     private readonly contextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
     private readonly config: ApplicationConfig,
+    private readonly messages: OperationMessages,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -119,6 +122,9 @@ export class OperationInvoker implements OnApplicationBootstrap {
             correlationId,
             signal,
             deadline,
+            this.messages.localeOf(
+              options.locale ?? single(options.headers['accept-language']),
+            ),
           ),
       );
       const handler = await operation.pipeline.handlerFor(request);

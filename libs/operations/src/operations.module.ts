@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { OperationMessages } from './i18n/operation-messages';
 import { OperationMetadataAccessor } from './operation-metadata.accessor';
 import { OperationInvoker } from './operation.invoker';
 import { OperationRegistry } from './operation.registry';
@@ -18,7 +19,8 @@ import { OperationsExplorer } from './operations.explorer';
     OperationsExplorer,
     OperationRegistry,
     OperationInvoker,
+    OperationMessages,
   ],
-  exports: [OperationRegistry, OperationInvoker],
+  exports: [OperationRegistry, OperationInvoker, OperationMessages],
 })
 export class OperationsModule {}

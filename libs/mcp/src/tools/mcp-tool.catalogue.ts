@@ -1,12 +1,23 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import {
   ContractError,
   OperationDefinition,
+  OperationMessages,
   OperationRegistry,
 } from '@nestops/operations';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
 import { TOOL_NAME_PATTERN } from '../mcp.constants';
-import { createTool, defaultToolName } from './mcp-tool.factory';
+import {
+  createTool,
+  defaultToolName,
+  type ToolTexts,
+  toolTextKeys,
+} from './mcp-tool.factory';
 import type { McpTool } from './mcp-tool.interface';
 import {
   DUPLICATE_TOOL_NAME,
@@ -17,31 +28,63 @@ import {
 } from './mcp-tool.messages';
 
 interface CatalogueEntry {
-  readonly tool: McpTool;
+  readonly name: string;
   readonly operation: OperationDefinition;
 }
 
 /**
  * The tools of the application, built once at bootstrap from the operations
  * exposed on MCP. Building fails the startup on an invalid or duplicate name.
+ * The list of each language (titles and descriptions from the message
+ * catalogue) is built once, at bootstrap for the application's languages,
+ * and reused: `tools/list` translates nothing.
  */
 @Injectable()
 export class McpToolCatalogue implements OnApplicationBootstrap {
+  private readonly logger = new Logger('McpModule');
   private entries?: ReadonlyMap<string, CatalogueEntry>;
-  private list?: readonly McpTool[];
+  private readonly lists = new Map<string, readonly McpTool[]>();
+  private prepared = false;
 
   constructor(
     private readonly registry: OperationRegistry,
+    private readonly messages: OperationMessages,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.build();
+    this.prepare();
   }
 
-  tools(): readonly McpTool[] {
+  /**
+   * Builds the tools and the list of each application language, once;
+   * throws on an invalid or duplicate tool name.
+   */
+  prepare(): void {
+    if (this.prepared) {
+      return;
+    }
     this.build();
-    return this.list as readonly McpTool[];
+    for (const language of this.messages.languages()) {
+      this.tools(language);
+    }
+    this.prepared = true;
+    this.warnUndescribed();
+  }
+
+  /** The tool list in `locale`, one of the application's languages. */
+  tools(locale: string): readonly McpTool[] {
+    let list = this.lists.get(locale);
+    if (!list) {
+      this.build();
+      list = Object.freeze(
+        [...(this.entries?.values() ?? [])].map(({ name, operation }) =>
+          createTool(name, operation, this.texts(operation, locale)),
+        ),
+      );
+      this.lists.set(locale, list);
+    }
+    return list;
   }
 
   find(name: string): CatalogueEntry | undefined {
@@ -76,9 +119,35 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
           duplicateToolNameMessage(name, previous.operation, operation),
         );
       }
-      entries.set(name, { tool: createTool(name, operation), operation });
+      entries.set(name, { name, operation });
     }
     this.entries = entries;
-    this.list = Object.freeze([...entries.values()].map((entry) => entry.tool));
+  }
+
+  private texts(operation: OperationDefinition, locale: string): ToolTexts {
+    const keys = toolTextKeys(operation.id);
+    return {
+      title: this.messages.text(keys.title, locale),
+      description: this.messages.text(keys.description, locale),
+    };
+  }
+
+  /** Clients and models choose tools by their descriptions: name the tools without one. */
+  private warnUndescribed(): void {
+    const undescribed = this.tools(this.messages.fallbackLanguage()).filter(
+      (tool) => tool.description === undefined,
+    );
+    if (undescribed.length > 0) {
+      this.logger.warn(
+        `${undescribed.length} MCP tool(s) without a description: ${undescribed
+          .map((tool) => {
+            const entry = this.entries?.get(tool.name);
+            return `${tool.name} (key ${toolTextKeys(entry?.operation.id ?? tool.name).description})`;
+          })
+          .join(
+            ', ',
+          )}. Clients and models choose tools by their descriptions; add the keys to the message catalogue.`,
+      );
+    }
   }
 }

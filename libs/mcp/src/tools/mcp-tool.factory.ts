@@ -15,14 +15,38 @@ export function defaultToolName(operationId: string): string {
   return operationId.replaceAll('.', '_');
 }
 
+/** A tool's title and description in one language, where the catalogue has them. */
+export interface ToolTexts {
+  readonly title?: string;
+  readonly description?: string;
+}
+
+/**
+ * The message keys of an operation's title and description:
+ * `<operation id>.title` and `.description`, with each `-` of the id
+ * written `_` (`tenant_members.list.title`).
+ */
+export function toolTextKeys(operationId: string): {
+  readonly title: string;
+  readonly description: string;
+} {
+  const base = operationId.replaceAll('-', '_');
+  return { title: `${base}.title`, description: `${base}.description` };
+}
+
 /** The `tools/list` entry of an operation. */
 export function createTool(
   name: string,
   operation: OperationDefinition,
+  texts: ToolTexts = {},
 ): McpTool {
   const { input, inputSchema, outputSchema, semantics } = operation;
   return Object.freeze({
     name,
+    ...(texts.title !== undefined ? { title: texts.title } : {}),
+    ...(texts.description !== undefined
+      ? { description: texts.description }
+      : {}),
     inputSchema:
       input === undefined
         ? NO_INPUT

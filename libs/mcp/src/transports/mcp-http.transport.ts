@@ -115,7 +115,7 @@ export class McpHttpTransport
   }
 
   onApplicationBootstrap(): void {
-    this.catalogue.tools();
+    this.catalogue.prepare();
     this.serving ||= !this.awaitsApp;
   }
 

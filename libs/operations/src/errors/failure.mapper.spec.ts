@@ -27,7 +27,7 @@ describe('toOperationFailure', () => {
     );
 
     expect(failure?.code).toBe('VALIDATION_INVALID_001');
-    expect(failure?.key).toBe('errors.VALIDATION_INVALID_001');
+    expect(failure?.key).toBe('nestops.errors.VALIDATION_INVALID_001');
     expect(failure && formatFailure(failure)).toBe(
       'VALIDATION_INVALID_001: Invalid input: name must be a string; amount must not be less than 1',
     );

@@ -11,7 +11,7 @@ describe('operationFailure', () => {
 
     expect(failure).toEqual({
       code: 'SECURITY_DENIED_004',
-      key: 'errors.SECURITY_DENIED_004',
+      key: 'nestops.errors.SECURITY_DENIED_004',
       params: { permission: 'orders.write' },
     });
     expect(Object.isFrozen(failure)).toBe(true);
@@ -24,7 +24,7 @@ describe('operationFailure', () => {
 
   it.each(CODES)('%s follows <AREA>_<KIND>_<NNN>', (code) => {
     expect(code).toMatch(/^[A-Z]+_[A-Z]+_\d{3}$/);
-    expect(operationFailure(code).key).toBe(`errors.${code}`);
+    expect(operationFailure(code).key).toBe(`nestops.errors.${code}`);
   });
 });
 

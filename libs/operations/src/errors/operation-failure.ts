@@ -1,38 +1,83 @@
-import { OPERATION_ERRORS, OperationErrorCode } from './error-codes';
+import type { OperationErrorCode } from './error-codes';
+import { describeFailure, violationsText } from '../i18n/failure-text';
+
+/**
+ * One failing field of a `VALIDATION_INVALID_001` failure, kept apart so
+ * that its text can be translated: the constraint's message key is
+ * `nestops.validation.<constraint>`, with `property` and `params` as its
+ * arguments.
+ *
+ * @publicApi
+ */
+export interface OperationViolation {
+  /** The failing field's path (`customer.name`, `items.0`), `input` for the input as a whole. */
+  readonly property: string;
+  /** class-validator's constraint name (`isInt`, `whitelistValidation`) or the library's (`maxStringLength`). */
+  readonly constraint: string;
+  /** The text's arguments besides `property` (`constraint1`, `limit`, ...). */
+  readonly params: Readonly<Record<string, string | number>>;
+  /** The English message: used when no translation exists. */
+  readonly message: string;
+  /** True when `message` is the application's own (a decorator's `message` option): it is used as written. */
+  readonly custom?: boolean;
+}
 
 /**
  * Why an operation failed, as a value: a catalogue code, the message key and
- * its parameters. Carriers render it (`<CODE>: <message>`).
+ * its parameters (and, for validation, each failing field). Carriers render
+ * it in the caller's language (`<CODE>: <message>`) with `OperationMessages`.
  *
  * @publicApi
  */
 export interface OperationFailure {
   readonly code: OperationErrorCode;
-  /** Message-catalogue key, `errors.<CODE>`. */
+  /** Message-catalogue key: `nestops.errors.<CODE>`, or the application's own key. */
   readonly key: string;
   readonly params: Readonly<Record<string, string | number>>;
+  /** The failing fields of a validation failure. */
+  readonly violations?: readonly OperationViolation[];
+}
+
+/** The library's message key of a failure code. */
+export function failureKey(code: OperationErrorCode): string {
+  return `nestops.errors.${code}`;
 }
 
 /** @publicApi */
 export function operationFailure(
   code: OperationErrorCode,
   params: Record<string, string | number> = {},
+  key: string = failureKey(code),
 ): OperationFailure {
   return Object.freeze({
     code,
-    key: `errors.${code}`,
+    key,
     params: Object.freeze({ ...params }),
   });
 }
 
-/** The English text of a failure, `<CODE>: <message>`. */
+/**
+ * A `VALIDATION_INVALID_001` failure naming each failing field; its
+ * `detail` parameter is the English text of all of them.
+ */
+export function validationFailure(
+  violations: readonly OperationViolation[],
+): OperationFailure {
+  return Object.freeze({
+    code: 'VALIDATION_INVALID_001',
+    key: failureKey('VALIDATION_INVALID_001'),
+    params: Object.freeze({ detail: violationsText(violations) }),
+    violations: Object.freeze(violations.map((v) => Object.freeze(v))),
+  });
+}
+
+/**
+ * The English text of a failure as the library ships it,
+ * `<CODE>: <message>`, without any application catalogue. Carriers use
+ * `OperationMessages.describe()` for the caller's language.
+ *
+ * @publicApi
+ */
 export function formatFailure(failure: OperationFailure): string {
-  const text = OPERATION_ERRORS[failure.code].replace(
-    /\{(\w+)\}/g,
-    (whole, name: string) =>
-      Object.hasOwn(failure.params, name)
-        ? String(failure.params[name])
-        : whole,
-  );
-  return `${failure.code}: ${text}`;
+  return describeFailure(failure);
 }

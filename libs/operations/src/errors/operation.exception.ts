@@ -1,5 +1,21 @@
 import type { OperationErrorCode } from './error-codes';
-import { OperationFailure, operationFailure } from './operation-failure';
+import {
+  OperationFailure,
+  OperationViolation,
+  operationFailure,
+  validationFailure,
+} from './operation-failure';
+
+/** @publicApi */
+export interface OperationExceptionOptions {
+  /**
+   * The application's message key for the text (`orders.errors.not_found`),
+   * translated with `params` as its arguments. Without it, or where the
+   * catalogue has no such key, the library's text of `code` is used, so also
+   * give the `detail` parameter that text shows.
+   */
+  readonly key?: string;
+}
 
 /**
  * Thrown by application code (handlers, guards, interceptors) to fail an
@@ -7,6 +23,8 @@ import { OperationFailure, operationFailure } from './operation-failure';
  *
  * ```ts
  * throw new OperationException('BUSINESS_CONFLICT_001', { detail: 'Order 7 is shipped.' });
+ * throw new OperationException('BUSINESS_NOTFOUND_001',
+ *   { id: 7, detail: 'Order 7 does not exist.' }, { key: 'orders.errors.not_found' });
  * ```
  *
  * @publicApi
@@ -17,9 +35,20 @@ export class OperationException extends Error {
   constructor(
     code: OperationErrorCode,
     params: Record<string, string | number> = {},
+    options: OperationExceptionOptions = {},
   ) {
     super(code);
     this.name = 'OperationException';
-    this.failure = operationFailure(code, params);
+    this.failure = operationFailure(code, params, options.key);
+  }
+
+  /** A `VALIDATION_INVALID_001` failure naming each failing field. */
+  static invalid(
+    violations: readonly OperationViolation[],
+  ): OperationException {
+    const exception = new OperationException('VALIDATION_INVALID_001');
+    (exception as { failure: OperationFailure }).failure =
+      validationFailure(violations);
+    return exception;
   }
 }

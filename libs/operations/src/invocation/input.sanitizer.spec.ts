@@ -301,7 +301,7 @@ describe('sanitizeInput', () => {
     it('accepts an object with maxProperties properties and refuses one more', () => {
       expect(sanitizeInput(wide(1_000))).toEqual(wide(1_000));
       expect(detailOf(() => sanitizeInput(wide(1_001)))).toBe(
-        'an object has more than 1000 properties',
+        'input has more than 1000 properties',
       );
     });
 
@@ -316,21 +316,21 @@ describe('sanitizeInput', () => {
       });
 
       expect(detailOf(() => sanitizeInput(input))).toBe(
-        'an object has more than 1000 properties',
+        'input has more than 1000 properties',
       );
     });
 
     it('names where a nested object is too wide', () => {
       expect(
         detailOf(() => sanitizeInput({ a: [{ ok: 1 }, wide(1_001)] })),
-      ).toBe('an object at a.1 has more than 1000 properties');
+      ).toBe('a.1 has more than 1000 properties');
     });
 
     it('accepts an array with maxItems items and refuses one more', () => {
       const items = new Array<number>(10_000).fill(0);
       expect(sanitizeInput({ items })).toEqual({ items });
       expect(detailOf(() => sanitizeInput({ items: [...items, 0] }))).toBe(
-        'an array at items has more than 10000 items',
+        'items has more than 10000 items',
       );
     });
 
@@ -339,7 +339,7 @@ describe('sanitizeInput', () => {
       expect(sanitizeInput({ text })).toEqual({ text });
       expect(
         detailOf(() => sanitizeInput({ deep: { text: `${text}y` } })),
-      ).toBe('a string at deep.text is longer than 1048576 characters');
+      ).toBe('deep.text is longer than 1048576 characters');
     });
 
     it('counts the properties no DTO declares over the whole input', () => {
@@ -400,10 +400,10 @@ describe('sanitizeInput', () => {
 
     it('refuses NUL and lone surrogates in property names', () => {
       expect(detailOf(() => sanitizeInput({ a: { 'x\u0000': 1 } }))).toBe(
-        'a property name at a must not contain NUL characters',
+        'a property name in a must not contain NUL characters',
       );
       expect(detailOf(() => sanitizeInput({ '\ud800': 1 }))).toBe(
-        'a property name must be well-formed Unicode (it has a lone surrogate)',
+        'a property name in input must be well-formed Unicode (it has a lone surrogate)',
       );
     });
   });
@@ -481,7 +481,7 @@ describe('sanitizeInput', () => {
         detailOf(() =>
           sanitizeInput({ raw: 'x', parts: [{ [key]: 1 }] }, SpecDto),
         ),
-      ).toBe(`parts.0.property ${key} should not exist`);
+      ).toBe(`property parts.0.${key} should not exist`);
     });
 
     it("refuses the DTO's methods and getter-only accessors", () => {

@@ -1,4 +1,8 @@
 import { OperationException } from '../errors/operation.exception';
+import {
+  libraryViolation,
+  type ValidationMessageKey,
+} from '../i18n/library-messages';
 import { INPUT_LIMITS, type InputLimits } from './input-limits';
 import { type DtoClass, InputPlan } from './input-plan';
 import { textProblem } from './text-check';
@@ -59,9 +63,7 @@ function sanitize(value: unknown, place: Place): unknown {
     return value;
   }
   if (place.depth >= place.limits.maxDepth) {
-    throw invalid(
-      `input is nested deeper than ${place.limits.maxDepth} levels`,
-    );
+    throw invalid(INPUT, 'maxDepth', place.limits.maxDepth);
   }
   if (Array.isArray(value)) {
     return sanitizeArray(value, place);
@@ -71,9 +73,7 @@ function sanitize(value: unknown, place: Place): unknown {
 
 function sanitizeArray(value: readonly unknown[], place: Place): unknown[] {
   if (value.length > place.limits.maxItems) {
-    throw invalid(
-      `an array${at(place.path)} has more than ${place.limits.maxItems} items`,
-    );
+    throw invalid(place.path, 'maxItems', place.limits.maxItems);
   }
   return value.map((item, index) =>
     sanitize(item, {
@@ -90,9 +90,7 @@ function sanitizeObject(
 ): Record<string, unknown> {
   const keys = Object.keys(value);
   if (keys.length > place.limits.maxProperties) {
-    throw invalid(
-      `an object${at(place.path)} has more than ${place.limits.maxProperties} properties`,
-    );
+    throw invalid(place.path, 'maxProperties', place.limits.maxProperties);
   }
   const type = place.typeOf?.(value);
   const plan = type && InputPlan.of(type);
@@ -102,7 +100,7 @@ function sanitizeObject(
       continue;
     }
     if (key in Object.prototype || plan?.isMember(key)) {
-      throw invalid(`${prefix(place.path)}property ${key} should not exist`);
+      throw invalid(join(place.path, key), 'whitelistValidation');
     }
     if (plan && !plan.declares(key)) {
       countUnknown(place);
@@ -110,7 +108,12 @@ function sanitizeObject(
     if (!place.raw) {
       const problem = textProblem(key);
       if (problem) {
-        throw invalid(`a property name${at(place.path)} ${problem}`);
+        throw invalid(
+          place.path,
+          problem === 'nulCharacter'
+            ? 'propertyNameNulCharacter'
+            : 'propertyNameLoneSurrogate',
+        );
       }
     }
     copy[key] = sanitize(value[key], {
@@ -128,29 +131,40 @@ function sanitizeObject(
 function countUnknown(place: Place): void {
   if (++place.unknown.count > place.limits.maxUnknownProperties) {
     throw invalid(
-      `input has more than ${place.limits.maxUnknownProperties} properties that its DTOs do not declare`,
+      INPUT,
+      'maxUnknownProperties',
+      place.limits.maxUnknownProperties,
     );
   }
 }
 
 function checkString(value: string, place: Place): string {
   if (value.length > place.limits.maxStringLength) {
-    throw invalid(
-      `a string${at(place.path)} is longer than ${place.limits.maxStringLength} characters`,
-    );
+    throw invalid(place.path, 'maxStringLength', place.limits.maxStringLength);
   }
   const problem = place.raw ? undefined : textProblem(value);
   if (problem) {
-    throw invalid(`${place.path || 'input'} ${problem}`);
+    throw invalid(place.path, problem);
   }
   return value;
 }
 
-function invalid(detail: string): OperationException {
-  return new OperationException('VALIDATION_INVALID_001', { detail });
+/** How a failure names the input as a whole. */
+const INPUT = 'input';
+
+function invalid(
+  path: string,
+  constraint: ValidationMessageKey,
+  limit?: number,
+): OperationException {
+  return OperationException.invalid([
+    libraryViolation(
+      path || INPUT,
+      constraint,
+      limit === undefined ? {} : { limit },
+    ),
+  ]);
 }
 
+/** As Nest's `ValidationPipe` names a nested property. */
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
-const at = (path: string) => (path ? ` at ${path}` : '');
-/** As Nest's `ValidationPipe` prefixes a nested property's messages. */
-const prefix = (path: string) => (path ? `${path}.` : '');

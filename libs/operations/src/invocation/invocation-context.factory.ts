@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { OperationException } from '../errors/operation.exception';
+import { libraryViolation } from '../i18n/library-messages';
 import type { OperationDefinition } from '../interfaces/operation-definition.interface';
 import type { InvocationContext } from './invocation-context.interface';
 import type { InvocationOptions } from './invocation-options.interface';
 import type { OperationRequest } from './operation-request';
 
 const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
-const DEFAULT_LOCALE = 'en-US';
 
 /**
  * The correlation id of a call: the caller's `X-Correlation-Id` when it is 1
@@ -27,12 +27,13 @@ export function createInvocationContext(
   correlationId: string,
   signal: AbortSignal,
   deadline: Date | undefined,
+  locale: string,
 ): InvocationContext {
   const tenant = single(options.headers['x-tenant-id']);
   if (tenant !== undefined && !IDENTIFIER.test(tenant)) {
-    throw new OperationException('VALIDATION_INVALID_001', {
-      detail: 'X-Tenant-Id must be 1 to 128 visible ASCII characters',
-    });
+    throw OperationException.invalid([
+      libraryViolation('X-Tenant-Id', 'tenantId'),
+    ]);
   }
   return Object.freeze({
     carrier: options.carrier,
@@ -43,19 +44,14 @@ export function createInvocationContext(
     },
     tenant,
     correlationId,
-    locale: localeOf(single(options.headers['accept-language'])),
+    locale,
     deadline,
     signal,
   });
 }
 
-function single(value: string | string[] | undefined): string | undefined {
+export function single(
+  value: string | string[] | undefined,
+): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function localeOf(acceptLanguage: string | undefined): string {
-  const first = acceptLanguage?.split(',')[0]?.split(';')[0]?.trim();
-  return first && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(first)
-    ? first
-    : DEFAULT_LOCALE;
 }

@@ -15,6 +15,12 @@ export interface InvocationOptions {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The operation's input, as parsed JSON. */
   readonly input: unknown;
+  /**
+   * The caller's language preference: an `Accept-Language` value or one tag
+   * (a `--locale` option). Default: the `accept-language` header. The call
+   * runs in the application language that serves it best.
+   */
+  readonly locale?: string;
   /** Per-call limit in milliseconds. */
   readonly timeout?: number;
   /** How much input the call may carry. Default: `INPUT_LIMITS`. */

@@ -21,9 +21,11 @@ import {
   type NestPipes,
 } from '../nest-internals';
 import type { OperationHost } from '../operation.registry';
+import { OperationException } from '../errors/operation.exception';
 import { NoInputPipe } from './no-input.pipe';
 import type { OperationRequest } from './operation-request';
 import { invocationOf } from './operation-request';
+import { violationsOf } from './validation-violations';
 import type { OperationResponse } from './operation-response';
 
 /** Runs one call: guards, interceptors, pipes, then the method. */
@@ -87,6 +89,10 @@ export class OperationPipeline {
           whitelist: true,
           forbidNonWhitelisted: true,
           forbidUnknownValues: true,
+          // The failing object's class names the constraints' arguments.
+          validationError: { target: true, value: false },
+          exceptionFactory: (errors) =>
+            OperationException.invalid(violationsOf(errors)),
         })
       : new NoInputPipe();
     this.input = Object.freeze({
@@ -164,12 +170,38 @@ export class OperationPipeline {
     };
   }
 
+  /**
+   * The input through the app's pipes, then the operation's validation.
+   * When an app pipe refuses it (an app-wide `ValidationPipe` answers with
+   * English strings only), the operation's validation of the same input
+   * names each failing field so that the failure can be translated; input
+   * it accepts keeps the app pipe's own failure.
+   */
+  private async pipeInput(
+    body: unknown,
+    app: PipeTransform[],
+  ): Promise<unknown> {
+    try {
+      return await this.services.pipes.apply(body, this.input, [
+        ...app,
+        this.validation,
+      ]);
+    } catch (error) {
+      // The operation's validation throws OperationException; anything else
+      // came from an app pipe.
+      if (app.length > 0 && !(error instanceof OperationException)) {
+        await this.validation.transform(body, this.input);
+      }
+      throw error;
+    }
+  }
+
   /** The function Nest runs as the handler, with the method's metadata. */
   private createCallback(): (...args: unknown[]) => Promise<unknown> {
     const { methodName } = this.host;
     const { pipes } = this.services;
-    const input = this.input;
-    const inputPipes = (app: PipeTransform[]) => [...app, this.validation];
+    const pipeInput = (body: unknown, app: PipeTransform[]) =>
+      this.pipeInput(body, app);
     const callback = async function (
       this: Record<string, unknown>,
       ...args: unknown[]
@@ -177,7 +209,7 @@ export class OperationPipeline {
       const request = args[0] as PipedRequest;
       const app = request[PIPES] ?? [];
       const [value, context] = await Promise.all([
-        pipes.apply(request.body, input, inputPipes(app)),
+        pipeInput(request.body, app),
         pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
       ]);
       const method = this[methodName] as (...params: unknown[]) => unknown;

@@ -5,12 +5,12 @@
 const UNSAFE_TEXT = /[\0\uD800-\uDFFF]/u;
 
 /** What is wrong with `text` as input text, or undefined when nothing is. */
-export function textProblem(text: string): string | undefined {
+export function textProblem(
+  text: string,
+): 'nulCharacter' | 'loneSurrogate' | undefined {
   const found = UNSAFE_TEXT.exec(text);
   if (!found) {
     return undefined;
   }
-  return found[0] === '\0'
-    ? 'must not contain NUL characters'
-    : 'must be well-formed Unicode (it has a lone surrogate)';
+  return found[0] === '\0' ? 'nulCharacter' : 'loneSurrogate';
 }

@@ -1,0 +1,67 @@
+import type {
+  OperationFailure,
+  OperationViolation,
+} from '../errors/operation-failure';
+import {
+  interpolate,
+  LIBRARY_LANGUAGE,
+  libraryText,
+  MESSAGE_NAMESPACE,
+} from './library-messages';
+
+/** A key's text with its arguments filled in, or undefined when there is none. */
+export type MessageLookup = (
+  key: string,
+  args: Readonly<Record<string, string | number>>,
+) => string | undefined;
+
+/** The library's English texts, without any application catalogue. */
+const libraryEnglish: MessageLookup = (key, args) => {
+  const text = libraryText(key, LIBRARY_LANGUAGE);
+  return text === undefined ? undefined : interpolate(text, args);
+};
+
+/**
+ * `<CODE>: <message>`: the failure's key (the application's, else the
+ * library's text of the code), and for a validation failure each failing
+ * field's constraint text, falling back to class-validator's message.
+ */
+export function describeFailure(
+  failure: OperationFailure,
+  lookup: MessageLookup = libraryEnglish,
+): string {
+  const params = failure.violations
+    ? { ...failure.params, detail: violationsText(failure.violations, lookup) }
+    : failure.params;
+  const codeKey = `${MESSAGE_NAMESPACE}.errors.${failure.code}`;
+  const message =
+    lookup(failure.key, params) ??
+    (failure.key === codeKey ? undefined : lookup(codeKey, params)) ??
+    libraryEnglish(codeKey, params);
+  return `${failure.code}: ${message}`;
+}
+
+/** Each failing field's text, joined with `; `. */
+export function violationsText(
+  violations: readonly OperationViolation[],
+  lookup: MessageLookup = libraryEnglish,
+): string {
+  return violations
+    .map((violation) => violationText(violation, lookup))
+    .join('; ');
+}
+
+function violationText(
+  violation: OperationViolation,
+  lookup: MessageLookup,
+): string {
+  if (violation.custom) {
+    return violation.message;
+  }
+  return (
+    lookup(`${MESSAGE_NAMESPACE}.validation.${violation.constraint}`, {
+      ...violation.params,
+      property: violation.property,
+    }) ?? violation.message
+  );
+}

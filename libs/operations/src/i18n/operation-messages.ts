@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { I18N_OPTIONS, I18nService, type I18nOptions } from 'nestjs-i18n';
+import type { OperationFailure } from '../errors/operation-failure';
+import { describeFailure, type MessageLookup } from './failure-text';
+import { interpolate, LIBRARY_LANGUAGE, libraryText } from './library-messages';
+import { negotiateLocale } from './locale-negotiation';
+
+type Args = Readonly<Record<string, string | number>>;
+
+interface Catalogue {
+  readonly service?: I18nService;
+  readonly fallback: string;
+}
+
+/** Distinct preferences remembered before the memo starts over. */
+const MEMO_LIMIT = 512;
+
+/**
+ * The message catalogue of operation calls: the application's nestjs-i18n
+ * catalogue when it imports `I18nModule` (the library never creates one),
+ * with the library's own texts (`en-US`, `zh-CN`) under the `nestops`
+ * namespace beneath it. Without `I18nModule` every text is English.
+ *
+ * Carriers use it to pick the caller's language and to render failures;
+ * operations can inject it too.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class OperationMessages {
+  private catalogue?: Catalogue;
+  private readonly locales = new Map<string, string>();
+  private localesFor?: readonly string[];
+
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  /** The application's languages (nestjs-i18n's supported languages), or `['en-US']`. */
+  languages(): readonly string[] {
+    const { service, fallback } = this.resolve();
+    const languages = service?.getSupportedLanguages() ?? [];
+    return languages.includes(fallback) ? languages : [fallback, ...languages];
+  }
+
+  /** The language used when the caller names none the application has. */
+  fallbackLanguage(): string {
+    return this.resolve().fallback;
+  }
+
+  /**
+   * The application language that serves `preference` best: an
+   * `Accept-Language` value (quality values honoured, `zh` matching `zh-CN`,
+   * the app's nestjs-i18n `fallbacks` applied) or a single tag such as a
+   * `--locale` option. Unknown or absent: the fallback language.
+   */
+  localeOf(preference: string | undefined): string {
+    const { service, fallback } = this.resolve();
+    if (!service) {
+      return fallback;
+    }
+    const languages = service.getSupportedLanguages();
+    if (languages !== this.localesFor || this.locales.size >= MEMO_LIMIT) {
+      this.locales.clear();
+      this.localesFor = languages;
+    }
+    const memo = preference ?? '';
+    let locale = this.locales.get(memo);
+    if (locale === undefined) {
+      locale = negotiateLocale(preference, languages, fallback, (tag) =>
+        service.resolveLanguage(tag),
+      );
+      this.locales.set(memo, locale);
+    }
+    return locale;
+  }
+
+  /**
+   * The application catalogue's text of `key` in `locale` (nestjs-i18n's
+   * language fallbacks apply), or undefined when it has none.
+   */
+  text(key: string, locale: string, args?: Args): string | undefined {
+    const { service } = this.resolve();
+    return service ? translate(service, key, locale, args) : undefined;
+  }
+
+  /** `<CODE>: <message>` in `locale`; the code never depends on the language. */
+  describe(failure: OperationFailure, locale: string): string {
+    return describeFailure(failure, this.lookup(locale));
+  }
+
+  /**
+   * A key's text in `locale`: the application's translation first, then the
+   * library's own in that language; for a language the library does not
+   * ship, the application's fallback chain, then the library's English.
+   */
+  private lookup(locale: string): MessageLookup {
+    const { service } = this.resolve();
+    return (key, args) => {
+      const own = libraryText(key, locale);
+      const found =
+        service && translate(service, key, locale, args, own ?? undefined);
+      if (found !== undefined) {
+        return found;
+      }
+      const library = own ?? libraryText(key, LIBRARY_LANGUAGE);
+      return library === undefined ? undefined : interpolate(library, args);
+    };
+  }
+
+  private resolve(): Catalogue {
+    if (!this.catalogue) {
+      const service = this.optional<I18nService>(I18nService);
+      const options = service && this.optional<I18nOptions>(I18N_OPTIONS);
+      this.catalogue = Object.freeze({
+        service,
+        fallback: options?.fallbackLanguage ?? LIBRARY_LANGUAGE,
+      });
+    }
+    return this.catalogue;
+  }
+
+  private optional<T>(
+    token: string | (abstract new (...args: never[]) => T),
+  ): T | undefined {
+    try {
+      return this.moduleRef.get<T>(token, { strict: false });
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * nestjs-i18n's translation, or undefined where the key is missing (it
+ * answers with the key itself, or throws with `throwOnMissingKey`) or its
+ * text cannot be formatted. A `defaultValue` is used, formatted, where the
+ * language has no such key.
+ */
+function translate(
+  service: I18nService,
+  key: string,
+  lang: string,
+  args?: Args,
+  defaultValue?: string,
+): string | undefined {
+  try {
+    const text: unknown = service.translate(key, {
+      lang,
+      ...(args ? { args } : {}),
+      ...(defaultValue !== undefined ? { defaultValue } : {}),
+    });
+    return typeof text === 'string' && text !== key ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
