@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     globals: true,
     include: ['libs/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -162,6 +162,8 @@ describe('the packages together', () => {
     expect(mcp.version).toBe(operations.version);
     expect(mcp.dependencies).toEqual({
       '@nestops/operations': `^${operations.version}`,
+      // the command line's argument parser (CommonJS; 15 is ESM-only)
+      commander: '^14.0.3',
     });
   });
 });

@@ -40,6 +40,17 @@ describe.each(['README.md', 'libs/mcp/README.md'])('%s', (readme) => {
   );
 });
 
+describe('README.md', () => {
+  const text = read('README.md');
+
+  it.each(filesUnder('examples/stdio'))(
+    'shows the stdio client configuration %s verbatim',
+    (file) => {
+      expect(text.includes(read(file)), `README.md lacks ${file}`).toBe(true);
+    },
+  );
+});
+
 describe.each(READMES)('%s stands alone', (readme) => {
   const text = read(readme);
 

@@ -1,11 +1,18 @@
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+
+/** The app's folder (its package.json), from `src/` and `dist/src/` alike. */
+function appRoot(dir = __dirname): string {
+  return existsSync(join(dir, 'package.json')) || dirname(dir) === dir
+    ? dir
+    : appRoot(dirname(dir));
+}
 
 /**
  * PostgreSQL when `DATABASE_URL` is set, otherwise SQLite in the file
- * `SQLITE_PATH` (default `var/orders.sqlite`).
+ * `SQLITE_PATH` (default `var/orders.sqlite` of the repository).
  */
 export function databaseOptions(
   env: NodeJS.ProcessEnv = process.env,
@@ -14,7 +21,9 @@ export function databaseOptions(
   if (env.DATABASE_URL) {
     return { ...common, type: 'postgres', url: env.DATABASE_URL };
   }
-  const file = resolve(env.SQLITE_PATH ?? 'var/orders.sqlite');
+  // Beside the app, not the working directory: an MCP client starts the
+  // command line from wherever it likes.
+  const file = resolve(env.SQLITE_PATH ?? join(appRoot(), 'var/orders.sqlite'));
   mkdirSync(dirname(file), { recursive: true });
   return {
     ...common,

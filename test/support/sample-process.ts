@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = resolve(__dirname, '../..');
 const MAIN = join(ROOT, 'dist/src/main.js');
+/** The sample's command line, `npm run cli`. */
+export const CLI = join(ROOT, 'dist/src/cli.js');
 
 /** How the sample process ended; `at` from `performance.now()`. */
 export interface Exit {
@@ -23,14 +25,22 @@ export interface SampleProcess {
 
 /**
  * Compiles the sample into `dist/` (as `nest build` does, without emptying
- * it) when `dist/src/main.js` is missing or older than a file of `src/`.
+ * it) when `dist/src/main.js` is missing or older than a file of `src/`,
+ * and copies its message catalogue.
  * The libraries come from their own `dist/`, which `npm test` builds.
  */
 export function ensureSampleBuilt(): void {
   const built = existsSync(MAIN) ? statSync(MAIN).mtimeMs : 0;
-  if (newestMtime(join(ROOT, 'src')) <= built) {
-    return;
+  if (newestMtime(join(ROOT, 'src')) > built) {
+    compileSample(built);
   }
+  // The message catalogue, as nest-cli.json's assets have it.
+  cpSync(join(ROOT, 'src/i18n'), join(ROOT, 'dist/src/i18n'), {
+    recursive: true,
+  });
+}
+
+function compileSample(built: number): void {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
     cwd: ROOT,

@@ -14,3 +14,5 @@ export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './mcp.constants';
+export { runCli, CLI_EXIT } from './cli/mcp-cli';
+export type { McpCliOptions } from './cli/mcp-cli';

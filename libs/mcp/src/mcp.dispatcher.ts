@@ -23,6 +23,8 @@ export interface McpCallerContext {
    * `Accept-Language` header (stdio's `--locale`).
    */
   readonly locale?: string;
+  /** Per-call limit in milliseconds for this caller, instead of the `timeout` option. */
+  readonly timeout?: number;
 }
 
 type Params = Readonly<Record<string, unknown>>;
@@ -126,7 +128,7 @@ export class McpDispatcher {
       headers: caller.headers,
       locale,
       input,
-      timeout: this.settings.timeout,
+      timeout: caller.timeout ?? this.settings.timeout,
       inputLimits: this.settings.inputLimits,
     });
     if (!result.ok) {

@@ -87,6 +87,17 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     return list;
   }
 
+  /** The tool name of an operation exposed on MCP, or undefined. */
+  nameOf(operationId: string): string | undefined {
+    this.build();
+    for (const entry of this.entries?.values() ?? []) {
+      if (entry.operation.id === operationId) {
+        return entry.name;
+      }
+    }
+    return undefined;
+  }
+
   find(name: string): CatalogueEntry | undefined {
     this.build();
     return this.entries?.get(name);

@@ -1,0 +1,162 @@
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import type { McpCallerContext, McpDispatcher } from '../mcp.dispatcher';
+import { JsonRpcAnswerer } from './json-rpc.answerer';
+
+/** How a stdio session reads, writes and calls. */
+export interface McpStdioSessionOptions {
+  /** One JSON-RPC message per line, decoded as UTF-8. */
+  readonly input: Readable;
+  /** Protocol messages only, one per line, pure ASCII. */
+  readonly output: { write(text: string): unknown };
+  /** The context of every call of the session (credentials, tenant, locale, timeout). */
+  readonly caller: McpCallerContext;
+  /** The longest line, in bytes; a longer one is refused and skipped. */
+  readonly maxMessageSize: number;
+  /** Calls under way before reading pauses. Default 64. */
+  readonly maxInFlight?: number;
+}
+
+/**
+ * A JSON text with every non-ASCII UTF-16 code unit escaped as `\uXXXX`, so
+ * that it survives any console code page.
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * MCP over stdio: one JSON-RPC message per line in, one answer per line
+ * out, through the same dispatcher as HTTP. Each line is dispatched as soon
+ * as it is read and answered when it finishes, so a slow call does not hold
+ * back later ones; a malformed line gets its JSON-RPC error and the session
+ * goes on. `run()` resolves once the input has ended and every call under
+ * way has been answered.
+ */
+export class McpStdioSession {
+  private readonly answerer: JsonRpcAnswerer;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly maxInFlight: number;
+  private readonly decoder = new StringDecoder('utf8');
+  private pieces: string[] = [];
+  private bytes = 0;
+  private tooLong = false;
+
+  constructor(
+    dispatcher: McpDispatcher,
+    private readonly options: McpStdioSessionOptions,
+  ) {
+    this.answerer = new JsonRpcAnswerer(dispatcher);
+    this.maxInFlight = options.maxInFlight ?? 64;
+  }
+
+  run(): Promise<void> {
+    const { input } = this.options;
+    return new Promise<void>((resolve, reject) => {
+      input.on('data', (chunk: Buffer | string) =>
+        this.read(
+          typeof chunk === 'string' ? chunk : this.decoder.write(chunk),
+        ),
+      );
+      input.once('end', () => {
+        this.read(this.decoder.end());
+        this.endLine();
+        void this.settled().then(resolve, reject);
+      });
+      input.once('error', reject);
+    });
+  }
+
+  private read(text: string): void {
+    let start = 0;
+    for (
+      let newline = text.indexOf('\n');
+      newline !== -1;
+      newline = text.indexOf('\n', start)
+    ) {
+      this.append(text.slice(start, newline));
+      this.endLine();
+      start = newline + 1;
+    }
+    this.append(text.slice(start));
+  }
+
+  private append(piece: string): void {
+    if (this.tooLong || piece.length === 0) {
+      return;
+    }
+    this.bytes += Buffer.byteLength(piece);
+    if (this.bytes > this.options.maxMessageSize) {
+      this.tooLong = true;
+      this.pieces = [];
+      return;
+    }
+    this.pieces.push(piece);
+  }
+
+  private endLine(): void {
+    const line = this.pieces.join('');
+    const tooLong = this.tooLong;
+    this.pieces = [];
+    this.bytes = 0;
+    this.tooLong = false;
+    if (tooLong) {
+      this.write(
+        McpProtocolError.invalidRequest(
+          `a message is at most ${this.options.maxMessageSize} bytes`,
+        ).toResponse(null),
+      );
+      return;
+    }
+    if (line.trim() === '') {
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.write(McpProtocolError.parse().toResponse(null));
+      return;
+    }
+    this.track(this.answer(message));
+  }
+
+  private async answer(message: unknown): Promise<void> {
+    const { body } = await this.answerer.answer(
+      message,
+      this.options.caller,
+      undefined,
+    );
+    if (body !== undefined) {
+      this.write(body);
+    }
+  }
+
+  private track(call: Promise<void>): void {
+    const { input } = this.options;
+    const tracked = call.finally(() => {
+      this.inFlight.delete(tracked);
+      if (this.inFlight.size < this.maxInFlight && input.isPaused()) {
+        input.resume();
+      }
+    });
+    this.inFlight.add(tracked);
+    if (this.inFlight.size >= this.maxInFlight) {
+      input.pause();
+    }
+  }
+
+  private async settled(): Promise<void> {
+    while (this.inFlight.size > 0) {
+      await Promise.all(this.inFlight);
+    }
+  }
+
+  private write(body: unknown): void {
+    this.options.output.write(`${asciiJson(body)}\n`);
+  }
+}
