@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { LoggerService } from '@nestjs/common';
+import { OperationInvoker } from '@nestops/operations';
 import { I18nService } from 'nestjs-i18n';
 import {
   afterAll,
@@ -255,6 +256,46 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
   });
 });
 
+describe('the language of a call inside the app', () => {
+  let running: RunningApp & { readonly log: WarningLog };
+
+  beforeAll(async () => {
+    running = await startFixture(true);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it("is the same for the library and nestjs-i18n's I18nContext, from Accept-Language", async () => {
+    const result = await rpc<{ structuredContent: unknown }>(
+      running.baseUrl,
+      'tools/call',
+      { name: 'glossary_language', arguments: {} },
+      { 'accept-language': 'zh;q=0.9, en;q=0.8' },
+    );
+    expect(result.structuredContent).toEqual({
+      locale: 'zh-CN',
+      i18nContext: 'zh-CN',
+    });
+  });
+
+  it('is the same for both when a carrier gives it apart from the headers (--locale)', async () => {
+    const result = await running.app
+      .get(OperationInvoker)
+      .invoke('glossary.language', {
+        carrier: 'cli',
+        target: 'glossary.language',
+        headers: {},
+        input: {},
+        locale: 'zh',
+      });
+    expect(result).toEqual({
+      ok: true,
+      value: { locale: 'zh-CN', i18nContext: 'zh-CN' },
+    });
+  });
+});
+
 describe('a fixture app without an I18nModule', () => {
   let running: RunningApp & { readonly log: WarningLog };
 
@@ -268,6 +309,7 @@ describe('a fixture app without an I18nModule', () => {
   it('starts, lists tools without titles or descriptions, and warns naming all of them', async () => {
     const tools = await listTools(running.baseUrl, 'zh-CN');
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'glossary_language',
       'glossary_lookup',
       'silent_ping',
       'tenant-members_list',
@@ -279,7 +321,7 @@ describe('a fixture app without an I18nModule', () => {
     const warning = running.log.warnings.find((w) =>
       w.includes('without a description'),
     );
-    expect(warning).toContain('3 MCP tool(s)');
+    expect(warning).toContain('4 MCP tool(s)');
   });
 
   it('answers in English whatever the caller asks for', async () => {

@@ -126,7 +126,7 @@ export class McpDispatcher {
       carrier: 'mcp',
       target: name,
       headers: caller.headers,
-      locale,
+      locale: caller.locale,
       input,
       timeout: caller.timeout ?? this.settings.timeout,
       inputLimits: this.settings.inputLimits,

@@ -110,8 +110,11 @@ export class OperationInvoker implements OnApplicationBootstrap {
         operation.definition.input,
         options.inputLimits,
       );
+      const locale = this.messages.localeOf(
+        options.locale ?? single(options.headers['accept-language']),
+      );
       const request = createOperationRequest(
-        options.headers,
+        withLocale(options, locale),
         options.target,
         input,
         (req) =>
@@ -122,9 +125,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
             correlationId,
             signal,
             deadline,
-            this.messages.localeOf(
-              options.locale ?? single(options.headers['accept-language']),
-            ),
+            locale,
           ),
       );
       const handler = await operation.pipeline.handlerFor(request);
@@ -180,6 +181,21 @@ export class OperationInvoker implements OnApplicationBootstrap {
     }
     return this.services;
   }
+}
+
+/**
+ * The call's headers. A language given apart from them (a `--locale`) is
+ * also its `Accept-Language`, so that the app's own language resolvers
+ * (nestjs-i18n's `I18nContext` in handlers) see the same language.
+ */
+function withLocale(
+  options: InvocationOptions,
+  locale: string,
+): InvocationOptions['headers'] {
+  return options.locale !== undefined &&
+    options.headers['accept-language'] === undefined
+    ? { ...options.headers, 'accept-language': locale }
+    : options.headers;
 }
 
 function fail(failure: OperationFailure): InvocationResult {
