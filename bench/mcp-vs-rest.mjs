@@ -13,7 +13,7 @@ const { app, port } = await startSample();
 const base = `http://127.0.0.1:${port}`;
 const headers = {
   authorization: 'ApiKey dev-alice-key',
-  'x-tenant-id': 'bench',
+  'x-tenant-id': 'acme',
   'content-type': 'application/json',
 };
 const post = (path, body) =>

@@ -2,17 +2,40 @@ import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { MIGRATIONS } from './migrations';
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
- * PostgreSQL when `DATABASE_URL` is set, otherwise SQLite in the file
- * `SQLITE_PATH` (default `var/orders.sqlite`).
+ * PostgreSQL when `DATABASE_URL` is set (in the schema `DATABASE_SCHEMA`,
+ * default `public`, which must exist), otherwise SQLite in the file
+ * `SQLITE_PATH` (default `var/orders.sqlite`). The schema comes from the
+ * migrations, run at startup; `synchronize` is off.
  */
 export function databaseOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): TypeOrmModuleOptions {
-  const common = { autoLoadEntities: true, synchronize: true } as const;
+  const common = {
+    autoLoadEntities: true,
+    synchronize: false,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+  } as const;
   if (env.DATABASE_URL) {
-    return { ...common, type: 'postgres', url: env.DATABASE_URL };
+    const schema = env.DATABASE_SCHEMA || 'public';
+    if (!SCHEMA_NAME.test(schema)) {
+      throw new Error(
+        `DATABASE_SCHEMA must be a lower-case SQL identifier, not '${schema}'.`,
+      );
+    }
+    return {
+      ...common,
+      type: 'postgres',
+      url: env.DATABASE_URL,
+      schema,
+      // The migrations' SQL names no schema: the connection's search path does.
+      extra: { options: `-c search_path=${schema}` },
+    };
   }
   const file = resolve(env.SQLITE_PATH ?? 'var/orders.sqlite');
   mkdirSync(dirname(file), { recursive: true });

@@ -3,15 +3,16 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Operation } from '@nestops/operations';
 import {
   LessThan,
   MoreThan,
   MoreThanOrEqual,
   Raw,
-  Repository,
   type FindOptionsWhere,
+  type Repository,
 } from 'typeorm';
 import { CurrentTenant } from './current-tenant';
 import { CreateOrderDto } from './dto/create-order.dto';
@@ -24,12 +25,22 @@ import { OrderDto } from './dto/order.dto';
 import { SearchOrder, SearchOrdersDto } from './dto/search-orders.dto';
 import { INTEGER_COLUMN_MAX, Order } from './order.entity';
 
+/**
+ * The orders of the current tenant. Every query goes through the call's
+ * transaction (`TransactionHost#tx`): the one the transaction interceptor
+ * opened for a mutating call, the data source's manager for a read-only one.
+ */
 @Injectable()
 export class OrdersService {
   constructor(
-    @InjectRepository(Order) private readonly orders: Repository<Order>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly tenant: CurrentTenant,
   ) {}
+
+  /** The orders table, through the call's transaction. */
+  private get orders(): Repository<Order> {
+    return this.txHost.tx.getRepository(Order);
+  }
 
   @Operation({
     id: 'orders.create',
@@ -61,7 +72,15 @@ export class OrdersService {
     output: DeletedOrderDto,
   })
   async delete(input: OrderIdDto): Promise<DeletedOrderDto> {
-    await this.orders.remove(await this.find(input.id));
+    // Deleted only if this call removed the row: of calls deleting one
+    // order at once, the others find nothing left to delete.
+    const { affected } = await this.orders.delete({
+      id: (await this.find(input.id)).id,
+      tenantId: this.tenant.id,
+    });
+    if (affected !== 1) {
+      throw notFound(input.id);
+    }
     return { id: input.id, deleted: true };
   }
 
@@ -126,10 +145,14 @@ export class OrdersService {
         ? await this.orders.findOneBy({ id, tenantId: this.tenant.id })
         : null;
     if (!order) {
-      throw new NotFoundException(`Order ${id} does not exist.`);
+      throw notFound(id);
     }
     return order;
   }
+}
+
+function notFound(id: number): NotFoundException {
+  return new NotFoundException(`Order ${id} does not exist.`);
 }
 
 /** Case-insensitive substring match, with `%` and `_` taken literally. */

@@ -4,6 +4,7 @@ import type { OperationDefinition } from '../interfaces/operation-definition.int
 import type { InvocationContext } from './invocation-context.interface';
 import type { InvocationOptions } from './invocation-options.interface';
 import type { OperationRequest } from './operation-request';
+import { isTenantId } from './tenant-id';
 
 const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
 const DEFAULT_LOCALE = 'en-US';
@@ -29,7 +30,7 @@ export function createInvocationContext(
   deadline: Date | undefined,
 ): InvocationContext {
   const tenant = single(options.headers['x-tenant-id']);
-  if (tenant !== undefined && !IDENTIFIER.test(tenant)) {
+  if (tenant !== undefined && !isTenantId(tenant)) {
     throw new OperationException('VALIDATION_INVALID_001', {
       detail: 'X-Tenant-Id must be 1 to 128 visible ASCII characters',
     });
