@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { McpModule } from '@nestops/mcp';
 import { UnitOfWorkModule } from '@nestops/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { TenantGuard } from './auth/tenant.guard';
 import { databaseOptions } from './database/database.options';
 import { OrdersModule } from './orders/orders.module';
 
@@ -14,6 +15,9 @@ import { OrdersModule } from './orders/orders.module';
     McpModule.forRoot({ instructions: 'Order desk', authGuard: ApiKeyGuard }),
     OrdersModule,
   ],
-  providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: TenantGuard },
+  ],
 })
 export class AppModule {}

@@ -1,4 +1,5 @@
 import { startSampleApp, type RunningSample } from './support/sample-app';
+import { DATABASES, skipUnlessEnabled } from './support/databases';
 import {
   callerHeaders,
   callTool,
@@ -73,18 +74,8 @@ const MALFORMED_CURSORS: readonly unknown[] = [
   ['MQ'],
 ];
 
-const DATABASES = [
-  { name: 'SQLite', database: 'sqlite', enabled: true },
-  {
-    name: 'PostgreSQL',
-    database: 'postgres',
-    enabled: Boolean(process.env.DATABASE_URL),
-  },
-] as const;
-
 describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
-  if (!db.enabled) {
-    it.skip('needs DATABASE_URL', () => undefined);
+  if (!skipUnlessEnabled(db)) {
     return;
   }
 

@@ -1,7 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
   FIXTURE_GRACE_MS,
@@ -10,6 +9,7 @@ import {
   StuckCalls,
 } from './fixtures/shutdown-fixtures';
 import { KeepAliveLoad, type WriteOutcome } from './support/keep-alive-load';
+import { sqliteDriver } from '../src/database/database.options';
 import { withClient } from './support/pg-schema';
 import { envWith, listen, sampleEnv } from './support/sample-app';
 import {
@@ -41,12 +41,7 @@ async function storedIds(
     );
     return new Set(rows.map((row) => Number(row.id)));
   }
-  const load = createRequire(__filename);
-  const Sqlite = load(
-    Number(process.versions.node.split('.')[0]) >= 22
-      ? 'better-sqlite3-napi'
-      : 'better-sqlite3',
-  ) as new (file: string) => {
+  const Sqlite = sqliteDriver() as new (file: string) => {
     prepare(sql: string): { all(...args: unknown[]): { id: number }[] };
     close(): void;
   };

@@ -53,7 +53,7 @@ export function databaseOptions(
  * cleanup hook aborts the process when a statement is garbage collected
  * outside a JavaScript context on Node 24.19 and newer.
  */
-function sqliteDriver(): unknown {
+export function sqliteDriver(): unknown {
   const load = createRequire(__filename);
   return Number(process.versions.node.split('.')[0]) >= 22
     ? load('better-sqlite3-napi')

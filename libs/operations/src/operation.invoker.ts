@@ -132,6 +132,14 @@ export class OperationInvoker implements OnApplicationBootstrap {
       if (failure) {
         return fail(failure);
       }
+      if (signal.aborted && error === signal.reason) {
+        // Given up at its deadline, and answered so already.
+        return fail(
+          operationFailure('INTERNAL_TIMEOUT_001', {
+            seconds: (options.timeout ?? 0) / 1000,
+          }),
+        );
+      }
       this.logger.error(
         `Operation ${operation.definition.id} failed unexpectedly (correlation id ${correlationId})`,
         error instanceof Error ? error.stack : String(error),

@@ -5,10 +5,12 @@ import type {
 } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type {
+  TransactionalAdapterTypeOrm,
+  TypeOrmTransactionOptions,
+} from '@nestjs-cls/transactional-adapter-typeorm';
 import {
   getInvocationContext,
-  type TransactionIsolation,
   type TransactionSetting,
 } from '@nestops/operations';
 import type { ClsService } from 'nestjs-cls';
@@ -56,14 +58,14 @@ export class TransactionInterceptor implements NestInterceptor {
     const work =
       setting === false
         ? handle
-        : setting.isolation
-          ? () =>
-              this.txHost.withTransaction(
-                { isolationLevel: setting.isolation as TransactionIsolation },
-                () => untilAborted(handle(), signal),
-              )
-          : () =>
-              this.txHost.withTransaction(() => untilAborted(handle(), signal));
+        : () =>
+            this.txHost.withTransaction(
+              // Without an isolation level: the database's default.
+              {
+                isolationLevel: setting.isolation,
+              } as TypeOrmTransactionOptions,
+              () => untilAborted(handle(), signal),
+            );
     return defer(() =>
       this.cls.run({ ifNested: 'override' }, () =>
         this.queue ? this.queue.run(work, signal) : work(),
