@@ -26,6 +26,7 @@ import {
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule, ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
+import { runInterleaved } from './interleaved.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
@@ -131,25 +132,12 @@ async function measure(run) {
   return (CALLS / (performance.now() - start)) * 1000;
 }
 
-const samples = Object.fromEntries(
-  Object.keys(scenarios).map((name) => [name, []]),
-);
-for (const run of Object.values(scenarios)) await measure(run); // warm-up
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, run] of Object.entries(scenarios))
-    samples[name].push(await measure(run));
-}
+await runInterleaved({
+  scenarios,
+  measure,
+  rounds: ROUNDS,
+  heading: `${ROUNDS} rounds x ${CALLS} calls (transaction + 3 services + INSERT), one at a time; median per scenario`,
+  baseline: 'request-scoped provider',
+  label: 'request-scoped',
+});
 await app.close();
-
-const median = (values) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const baseline = median(samples['request-scoped provider']);
-console.log(
-  `${ROUNDS} rounds x ${CALLS} calls (transaction + 3 services + INSERT), one at a time; median per scenario`,
-);
-for (const [name, values] of Object.entries(samples)) {
-  const rate = median(values);
-  console.log(
-    `${name.padEnd(28)} ${rate.toFixed(0).padStart(6)} calls/s   ${(rate / baseline).toFixed(2)}x request-scoped`,
-  );
-}
