@@ -132,7 +132,9 @@ export function createOperationDefinition(
   const output = options.output;
   const semantics = operationSemantics(parsed.verb, options.readOnly === true);
   const transaction = transactionSetting(
-    options.transaction ?? !semantics.readOnly,
+    options.transaction === undefined
+      ? !semantics.readOnly
+      : options.transaction,
   );
   if (transaction === undefined) {
     throw invalid(
