@@ -86,6 +86,14 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
     expect(await labels()).toEqual(['allowed audit', 'allowed handler']);
   });
 
+  it('leaves nothing written by a call whose result breaks its output contract (INTERNAL_ERROR_001)', async () => {
+    const outcome = await callTool(mcp, 'rows_broken', { label: 'broken' });
+
+    expect(outcome.isError).toBe(true);
+    expect(outcome.text).toMatch(/^INTERNAL_ERROR_001: /);
+    expect(await labels()).toEqual([]);
+  });
+
   it('leaves nothing written by a call that times out after writing, and answers isError', async () => {
     const outcome = await callTool(mcp, 'rows_slow', { label: 'late' });
 

@@ -17,6 +17,7 @@ export { OperationsModule } from './operations.module';
 // Running a call
 export { OperationInvoker } from './operation.invoker';
 export { getInvocationContext } from './invocation/get-invocation-context';
+export { serializeCallResult } from './invocation/call-result';
 export { correlationIdOf } from './invocation/invocation-context.factory';
 export { isTenantId } from './invocation/tenant-id';
 export type { InvocationContext } from './invocation/invocation-context.interface';

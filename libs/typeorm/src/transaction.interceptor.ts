@@ -11,6 +11,7 @@ import type {
 } from '@nestjs-cls/transactional-adapter-typeorm';
 import {
   getInvocationContext,
+  serializeCallResult,
   type TransactionSetting,
 } from '@nestops/operations';
 import type { ClsService } from 'nestjs-cls';
@@ -26,7 +27,8 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * The unit of work of each call: one TypeORM transaction on the data source,
  * committed when the call succeeds and rolled back when it fails in any way
  * (an exception from the handler or an inner interceptor, which carriers
- * answer with `isError`; the call's timeout or abort).
+ * answer with `isError`; a result that breaks the operation's output
+ * contract; the call's timeout or abort).
  *
  * Every call runs in a new CLS context of its own (never the one of an
  * outer HTTP request), so `TransactionHost#tx` is the call's transaction,
@@ -64,7 +66,12 @@ export class TransactionInterceptor implements NestInterceptor {
               {
                 isolationLevel: setting.isolation,
               } as TypeOrmTransactionOptions,
-              () => untilAborted(handle(), signal),
+              async () => {
+                const value = await untilAborted(handle(), signal);
+                // A result that breaks the output contract fails the call: before the commit.
+                serializeCallResult(context, value);
+                return value;
+              },
             );
     return defer(() =>
       this.cls.run({ ifNested: 'override' }, () =>
