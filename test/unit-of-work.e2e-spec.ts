@@ -86,6 +86,27 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
     expect(await labels()).toEqual(['allowed audit', 'allowed handler']);
   });
 
+  it('does the same on a REST route: a POST that fails after two writes leaves none, one that succeeds both; @UnitOfWork(false) opts out', async () => {
+    const post = async (path: string, body: Record<string, unknown>) => {
+      const response = await fetch(`${running.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      await response.body?.cancel();
+      return response.status;
+    };
+
+    expect(await post('/rows', { label: 'rest', outcome: 'throw' })).toBe(409);
+    expect(await labels()).toEqual([]);
+    expect(await post('/rows', { label: 'rest' })).toBe(201);
+    expect(await labels()).toEqual(['rest 1', 'rest 2']);
+    expect(
+      await post('/rows/loose', { label: 'loose', outcome: 'throw' }),
+    ).toBe(409);
+    expect(await labels()).toEqual(['rest 1', 'rest 2', 'loose 1', 'loose 2']);
+  });
+
   it('leaves nothing written by a call whose result breaks its output contract (INTERNAL_ERROR_001)', async () => {
     const outcome = await callTool(mcp, 'rows_broken', { label: 'broken' });
 
