@@ -1,3 +1,4 @@
+import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { startSampleApp, type RunningSample } from './support/sample-app';
 import {
   callerHeaders,
@@ -556,7 +557,13 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
   });
 });
 
-describe.runIf(Boolean(process.env.DATABASE_URL))(
+if (!DATABASES[1].enabled) {
+  describe('sample order desk over MCP Streamable HTTP (PostgreSQL)', () => {
+    skipUnlessEnabled(DATABASES[1]);
+  });
+}
+
+describe.runIf(DATABASES[1].enabled)(
   'sample order desk over MCP Streamable HTTP (PostgreSQL)',
   () => {
     let running: RunningSample;

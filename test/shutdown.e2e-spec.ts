@@ -10,6 +10,7 @@ import {
 } from './fixtures/shutdown-fixtures';
 import { KeepAliveLoad, type WriteOutcome } from './support/keep-alive-load';
 import { sqliteDriver } from '../src/database/database.options';
+import { DATABASES } from './support/databases';
 import { withClient } from './support/pg-schema';
 import { envWith, listen, sampleEnv } from './support/sample-app';
 import {
@@ -56,12 +57,16 @@ async function storedIds(
   }
 }
 
-const databases: Database[] = process.env.DATABASE_URL
-  ? ['sqlite', 'postgres']
-  : ['sqlite'];
+const databases: Database[] = DATABASES.filter((db) => db.enabled).map(
+  (db) => db.database,
+);
 
 describe('npm start under load, then SIGTERM', () => {
   beforeAll(() => ensureSampleBuilt(), 120_000);
+
+  if (!DATABASES[1].enabled) {
+    it.skip('on postgres: needs DATABASE_URL (PostgreSQL)', () => undefined);
+  }
 
   it.each(databases)(
     'on %s: refuses new work at once, finishes what is under way, exits 0 within the grace period',

@@ -3,6 +3,7 @@ import {
   FIXTURE_TIMEOUT_MS,
   OuterRequestMiddleware,
   QueryLog,
+  startNamedDataSourceApp,
   startUnitOfWorkApp,
   type Database,
   type RunningFixture,
@@ -220,5 +221,36 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
       expect(outerTxid).toMatch(/^\d+$/);
       expect(seen.txid).not.toBe(outerTxid);
     }
+  });
+});
+
+describe('one transaction per call on a named data source', () => {
+  let running: RunningFixture;
+  let clients: McpClients;
+
+  beforeAll(async () => {
+    running = await startNamedDataSourceApp();
+    clients = new McpClients(running.baseUrl);
+  });
+
+  afterAll(async () => {
+    await clients?.closeAll();
+    await running?.close();
+  });
+
+  it('rolls back a failing call and commits a succeeding one, on the data source it was given', async () => {
+    const mcp = await clients.v1();
+
+    const failed = await callTool(mcp, 'report-rows_write', {
+      label: 'named',
+      outcome: 'throw',
+    });
+    expect(failed.isError).toBe(true);
+    const ok = await callTool(mcp, 'report-rows_write', { label: 'named' });
+    expect(ok.isError, ok.text).toBe(false);
+
+    expect(
+      await running.dataSource.query('SELECT label FROM uow_rows ORDER BY id'),
+    ).toEqual([{ label: 'named 1' }, { label: 'named 2' }]);
   });
 });
