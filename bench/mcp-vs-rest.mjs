@@ -3,6 +3,7 @@
 // against one app, and are reported as ratios: absolute numbers on a shared
 // machine mean little. Run with `npm run bench` (builds first).
 import { performance } from 'node:perf_hooks';
+import { runInterleaved } from './interleaved.mjs';
 import { startSample } from './sample-app.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -13,7 +14,7 @@ const { app, port } = await startSample();
 const base = `http://127.0.0.1:${port}`;
 const headers = {
   authorization: 'ApiKey dev-alice-key',
-  'x-tenant-id': 'bench',
+  'x-tenant-id': 'acme',
   'content-type': 'application/json',
 };
 const post = (path, body) =>
@@ -53,25 +54,12 @@ async function measure(run) {
   return (CALLS / (performance.now() - start)) * 1000;
 }
 
-const samples = Object.fromEntries(
-  Object.keys(scenarios).map((name) => [name, []]),
-);
-for (const run of Object.values(scenarios)) await measure(run); // warm-up
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, run] of Object.entries(scenarios))
-    samples[name].push(await measure(run));
-}
+await runInterleaved({
+  scenarios,
+  measure,
+  rounds: ROUNDS,
+  heading: `${ROUNDS} rounds x ${CALLS} calls, ${CONCURRENCY} in flight; median per scenario`,
+  baseline: 'REST GET /orders',
+  label: 'REST',
+});
 await app.close();
-
-const median = (values) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const baseline = median(samples['REST GET /orders']);
-console.log(
-  `${ROUNDS} rounds x ${CALLS} calls, ${CONCURRENCY} in flight; median per scenario`,
-);
-for (const [name, values] of Object.entries(samples)) {
-  const rate = median(values);
-  console.log(
-    `${name.padEnd(28)} ${rate.toFixed(0).padStart(6)} calls/s   ${(rate / baseline).toFixed(2)}x REST`,
-  );
-}

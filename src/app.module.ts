@@ -4,7 +4,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { McpModule } from '@nestops/mcp';
 import { AcceptLanguageResolver, I18nModule } from 'nestjs-i18n';
 import { join } from 'node:path';
+import { UnitOfWorkModule } from '@nestops/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { TenantGuard } from './auth/tenant.guard';
 import { databaseOptions } from './database/database.options';
 import { OrdersModule } from './orders/orders.module';
 
@@ -19,9 +21,13 @@ import { OrdersModule } from './orders/orders.module';
       loaderOptions: { path: join(__dirname, 'i18n'), watch: false },
       resolvers: [AcceptLanguageResolver],
     }),
+    UnitOfWorkModule.forRoot(),
     McpModule.forRoot({ instructions: 'Order desk', authGuard: ApiKeyGuard }),
     OrdersModule,
   ],
-  providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: TenantGuard },
+  ],
 })
 export class AppModule {}

@@ -385,6 +385,22 @@ describe('mcp: the raw stdin/stdout contract', () => {
     });
   });
 
+  it('refuses a tenant the key does not hold, on every call of the session', async () => {
+    const session = RawSession.start(CLI, [
+      '--authorization',
+      BOB,
+      '--tenant',
+      'globex',
+    ]);
+    session.send(call(1, 'orders_list'));
+    const refused = await session.answer(1);
+    await session.close();
+    expect(refused.result).toMatchObject({ isError: true });
+    expect(textOf(refused)).toBe(
+      "SECURITY_DENIED_005: Tenant 'globex' is not one of the caller's tenants.",
+    );
+  });
+
   it.each([
     [['--timeout', '0'], '--timeout'],
     [['--timeout', 'abc'], '--timeout'],
@@ -474,6 +490,27 @@ describe('operations and invoke', () => {
       code: 1,
       stdout: '',
       stderr: "SECURITY_DENIED_004: 缺少权限 'orders.write'。\n",
+    });
+  });
+
+  it('invoke: a tenant the key does not hold exits 1 with SECURITY_DENIED_005 and writes nothing', async () => {
+    const env = { MCP_AUTHORIZATION: BOB };
+    const run = await runCli(
+      [
+        'invoke',
+        'orders.list',
+        '{}',
+        '--tenant',
+        'initech',
+        '--locale',
+        'zh-CN',
+      ],
+      env,
+    );
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: "SECURITY_DENIED_005: 租户 'initech' 不属于调用者。\n",
     });
   });
 

@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { McpTestClient } from '@nestops/mcp/testing';
 import { OperationInvoker } from '@nestops/operations';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { DataSource } from 'typeorm';
 import { BlobAppModule } from './fixtures/hostile-fixtures';
 import type { RpcBody, ToolResult } from './support/json-rpc-shapes';
 import {
@@ -122,7 +123,6 @@ describe('bounded work per call, over HTTP', () => {
 describe('strings and prototype-named keys on the sample app (in-process MCP)', () => {
   let moduleRef: TestingModule;
   let alice: McpTestClient;
-  let tenant = 0;
 
   beforeAll(async () => {
     moduleRef = await sampleTestingModule();
@@ -130,9 +130,10 @@ describe('strings and prototype-named keys on the sample app (in-process MCP)', 
   afterAll(async () => {
     await moduleRef?.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
+    await moduleRef.get(DataSource).query('DELETE FROM orders');
     alice = McpTestClient.create(moduleRef, {
-      headers: { ...ALICE, 'X-Tenant-Id': `hostile-${++tenant}` },
+      headers: { ...ALICE, 'X-Tenant-Id': 'acme' },
     });
   });
 

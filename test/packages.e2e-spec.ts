@@ -13,7 +13,27 @@ interface Manifest {
   readonly sideEffects: boolean;
 }
 
-const PACKAGES = ['operations', 'mcp'] as const;
+const PACKAGES = ['operations', 'mcp', 'typeorm'] as const;
+
+/** The entry points of each package's exports map. */
+const ENTRIES: Record<(typeof PACKAGES)[number], string[]> = {
+  operations: ['.', './testing', './package.json'],
+  mcp: ['.', './testing', './package.json'],
+  typeorm: ['.', './package.json'],
+};
+
+/** What each package takes from the app, beyond Nest, reflect-metadata and rxjs. */
+const OWN_PEERS: Record<(typeof PACKAGES)[number], string[]> = {
+  operations: ['class-validator', 'class-transformer'],
+  mcp: ['class-validator', 'class-transformer'],
+  typeorm: [
+    'typeorm',
+    '@nestjs/typeorm',
+    'nestjs-cls',
+    '@nestjs-cls/transactional',
+    '@nestjs-cls/transactional-adapter-typeorm',
+  ],
+};
 const root = join(__dirname, '..');
 
 function manifest(name: string): Manifest {
@@ -63,7 +83,7 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
   it('has a declaration and both maps for every compiled module', () => {
     const modules = files.filter((file) => file.endsWith('.js'));
 
-    expect(modules.length).toBeGreaterThan(5);
+    expect(modules.length).toBeGreaterThan(3);
     for (const module of modules) {
       const base = module.slice(0, -'.js'.length);
       expect(files).toEqual(
@@ -85,19 +105,16 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
         expect(Object.keys(target), entry).toEqual(['types', 'default']);
       }
     }
-    expect(Object.keys(pkg.exports)).toEqual(
-      expect.arrayContaining(['.', './testing']),
-    );
+    expect(Object.keys(pkg.exports)).toEqual(ENTRIES[name]);
   });
 
   it('takes Nest and its companions from the app (peers over Nest 11 and 12), and Node 22.12+', () => {
     for (const peer of [
       '@nestjs/common',
       '@nestjs/core',
-      'class-validator',
-      'class-transformer',
       'reflect-metadata',
       'rxjs',
+      ...OWN_PEERS[name],
     ]) {
       expect(pkg.peerDependencies[peer], peer).toBeDefined();
       expect(pkg.dependencies?.[peer], peer).toBeUndefined();
@@ -153,17 +170,32 @@ describe.each(PACKAGES)('the public types of @nestops/%s', (name) => {
 });
 
 describe('the packages together', () => {
-  it('share one scope and version, and mcp depends on operations by its published name', () => {
+  it('share one scope and version, and mcp and typeorm depend on operations by its published name', () => {
     const operations = manifest('operations');
-    const mcp = manifest('mcp');
-
     expect(operations.name).toBe('@nestops/operations');
-    expect(mcp.name).toBe('@nestops/mcp');
-    expect(mcp.version).toBe(operations.version);
-    expect(mcp.dependencies).toEqual({
-      '@nestops/operations': `^${operations.version}`,
-      // the command line's argument parser (CommonJS; 15 is ESM-only)
-      commander: '^14.0.3',
-    });
+    for (const name of ['mcp', 'typeorm']) {
+      const pkg = manifest(name);
+      expect(pkg.name).toBe(`@nestops/${name}`);
+      expect(pkg.version).toBe(operations.version);
+      expect(pkg.dependencies).toEqual({
+        '@nestops/operations': `^${operations.version}`,
+        // mcp: the command line's argument parser (CommonJS; 15 is ESM-only)
+        ...(name === 'mcp' ? { commander: '^14.0.3' } : {}),
+      });
+    }
+  });
+
+  it('keep TypeORM and nestjs-cls out of apps that do not install @nestops/typeorm', () => {
+    for (const name of ['operations', 'mcp']) {
+      const pkg = manifest(name);
+      const needs = Object.keys({
+        ...pkg.dependencies,
+        ...pkg.peerDependencies,
+      });
+      expect(
+        needs.filter((dep) => /typeorm|nestjs-cls/.test(dep)),
+        name,
+      ).toEqual([]);
+    }
   });
 });

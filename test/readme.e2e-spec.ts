@@ -6,6 +6,7 @@ const READMES = [
   'README.md',
   'libs/mcp/README.md',
   'libs/operations/README.md',
+  'libs/typeorm/README.md',
 ];
 
 function filesUnder(dir: string): string[] {

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { startSampleApp, type RunningApp } from './support/sample-app';
+import { DATABASES, skipUnlessEnabled } from './support/databases';
+import { startSampleApp, type RunningSample } from './support/sample-app';
 import {
   callerHeaders,
   callTool,
@@ -73,8 +73,6 @@ const PAGE_PROPERTIES = {
 
 // src/orders/dto/order.dto.ts
 const ORDER_PROPERTIES = ['amount', 'createdAt', 'id', 'name', 'tenant'];
-
-const newTenant = (label: string) => `${label}-${randomUUID()}`;
 
 function toolByName(tools: readonly ListedTool[], name: string): ListedTool {
   const tool = tools.find((candidate) => candidate.name === name);
@@ -179,7 +177,7 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
 }
 
 describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
-  let running: RunningApp;
+  let running: RunningSample;
   let clients: McpClients;
   let tools: readonly ListedTool[];
   const ajv = createStrictAjv();
@@ -195,6 +193,8 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     await clients?.closeAll();
     await running?.close();
   });
+
+  beforeEach(() => running.clearOrders());
 
   /** A v1 client for the caller, with the tool list loaded (output validation on). */
   async function client(caller: Caller): Promise<ClientV1> {
@@ -237,7 +237,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
   }
 
   it('answers every tool that has an outputSchema with structured content that validates against it (ajv 2020, strict)', async () => {
-    const alice = await client({ apiKey: ALICE, tenant: newTenant('every') });
+    const alice = await client({ apiKey: ALICE, tenant: 'acme' });
     const order = await createOrder(alice, 'every tool', 2);
     // In this order: orders_delete removes the order the others read.
     const calls: Record<string, Record<string, unknown>> = {
@@ -297,7 +297,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
 
   describe('orders_create and permissions', () => {
     it('denies bob (orders.read only) and writes nothing', async () => {
-      const tenant = newTenant('bob-denied');
+      const tenant = 'acme';
       const bob = await client({ apiKey: BOB, tenant });
       const outcome = await callTool(bob, 'orders_create', {
         name: 'widget',
@@ -314,7 +314,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     });
 
     it('creates the order for alice, with structured content that conforms to the output schema', async () => {
-      const tenant = newTenant('alice');
+      const tenant = 'acme';
       const alice = await client({ apiKey: ALICE, tenant });
       const created = await createOrder(alice, 'widget', 3);
       expect(created).toMatchObject({ tenant, name: 'widget', amount: 3 });
@@ -326,8 +326,8 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     });
 
     it('lets an anonymous caller list tools but not call orders_create', async () => {
-      const tenant = newTenant('anonymous');
-      const anonymous = await client({ tenant });
+      const tenant = 'default';
+      const anonymous = await client({});
       const listed = await anonymous.listTools();
       expect(listed.tools.map((tool) => tool.name).sort()).toEqual(
         [...TOOL_NAMES].sort(),
@@ -349,7 +349,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     });
 
     it('answers the REST controller with the same keys: bob 403, alice 201', async () => {
-      const tenant = newTenant('rest');
+      const tenant = 'acme';
       const post = (apiKey: string) =>
         fetch(`${running.baseUrl}/orders`, {
           method: 'POST',
@@ -377,8 +377,8 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
 
   describe('orders_list and tenants', () => {
     it("lists the tenant's orders in creation order and hides them from other tenants", async () => {
-      const tenantA = newTenant('a');
-      const tenantB = newTenant('b');
+      const tenantA = 'acme';
+      const tenantB = 'globex';
       const aliceA = await client({ apiKey: ALICE, tenant: tenantA });
       const aliceB = await client({ apiKey: ALICE, tenant: tenantB });
 
@@ -397,7 +397,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     });
 
     it('takes only limit and cursor on orders_list, as its published schema says', async () => {
-      const tenant = newTenant('n');
+      const tenant = 'acme';
       const alice = await client({ apiKey: ALICE, tenant });
       const validate = ajv.compile(
         toolByName(tools, 'orders_list').inputSchema as Schema,
@@ -435,7 +435,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     it('gets an order by id and reports a missing one as BUSINESS_NOTFOUND_001', async () => {
       const alice = await client({
         apiKey: ALICE,
-        tenant: newTenant('get'),
+        tenant: 'acme',
       });
       const order = await createOrder(alice, 'gadget', 5);
       const found = await callTool(alice, 'orders_get', { id: order.id });
@@ -451,7 +451,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     });
 
     it('deletes an order for alice, after which it is not found; bob may not delete', async () => {
-      const tenant = newTenant('delete');
+      const tenant = 'acme';
       const alice = await client({ apiKey: ALICE, tenant });
       const bob = await client({ apiKey: BOB, tenant });
       const order = await createOrder(alice, 'doomed', 2);
@@ -484,8 +484,8 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     let medium: Order;
     let large: Order;
 
-    beforeAll(async () => {
-      tenant = newTenant('search');
+    beforeEach(async () => {
+      tenant = 'acme';
       const alice = await client({ apiKey: ALICE, tenant });
       small = await createOrder(alice, 'small bolt', 1);
       medium = await createOrder(alice, 'medium nut', 5);
@@ -529,7 +529,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     it('rejects an amount below 1 and writes nothing', async () => {
       const alice = await client({
         apiKey: ALICE,
-        tenant: newTenant('invalid'),
+        tenant: 'acme',
       });
       const outcome = await callTool(alice, 'orders_create', {
         name: 'free lunch',
@@ -541,8 +541,8 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     });
 
     it("rejects unknown properties, so a caller cannot overwrite another tenant's order by id", async () => {
-      const victim = await client({ apiKey: ALICE, tenant: newTenant('v') });
-      const attacker = await client({ apiKey: ALICE, tenant: newTenant('x') });
+      const victim = await client({ apiKey: ALICE, tenant: 'acme' });
+      const attacker = await client({ apiKey: ALICE, tenant: 'globex' });
       const original = await createOrder(victim, 'precious', 9);
 
       const outcome = await callTool(attacker, 'orders_create', {
@@ -557,13 +557,19 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
   });
 });
 
-describe.runIf(Boolean(process.env.DATABASE_URL))(
+if (!DATABASES[1].enabled) {
+  describe('sample order desk over MCP Streamable HTTP (PostgreSQL)', () => {
+    skipUnlessEnabled(DATABASES[1]);
+  });
+}
+
+describe.runIf(DATABASES[1].enabled)(
   'sample order desk over MCP Streamable HTTP (PostgreSQL)',
   () => {
-    let running: RunningApp;
+    let running: RunningSample;
     let clients: McpClients;
-    // The database outlives the run: a tenant of its own keeps runs apart.
-    const tenant = newTenant('pg');
+    // A schema of its own keeps parallel files and runs apart.
+    const tenant = 'acme';
 
     beforeAll(async () => {
       running = await startSampleApp('postgres');

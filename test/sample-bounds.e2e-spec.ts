@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { startSampleApp, type RunningApp } from './support/sample-app';
+import { startSampleApp, type RunningSample } from './support/sample-app';
+import { DATABASES, skipUnlessEnabled } from './support/databases';
 import {
   callerHeaders,
   callTool,
@@ -14,8 +14,8 @@ import {
  * The sample order desk at the edges of its columns and in pages: integers
  * bounded to the `integer` (int4) columns, and `orders_list`,
  * `orders_search` and `GET /orders` paged with `limit` and an opaque
- * `cursor`. The same tests run on SQLite and (with DATABASE_URL) PostgreSQL,
- * each test in tenants of its own.
+ * `cursor`. The same tests run on SQLite and (with DATABASE_URL) PostgreSQL
+ * (in a schema of their own), each test on an empty table.
  */
 
 const ALICE = 'dev-alice-key';
@@ -46,8 +46,6 @@ interface Page {
   readonly nextCursor?: string;
 }
 
-const newTenant = (label: string) => `${label}-${randomUUID()}`;
-
 function toolByName(tools: readonly ListedTool[], name: string): ListedTool {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) {
@@ -76,22 +74,12 @@ const MALFORMED_CURSORS: readonly unknown[] = [
   ['MQ'],
 ];
 
-const DATABASES = [
-  { name: 'SQLite', database: 'sqlite', enabled: true },
-  {
-    name: 'PostgreSQL',
-    database: 'postgres',
-    enabled: Boolean(process.env.DATABASE_URL),
-  },
-] as const;
-
 describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
-  if (!db.enabled) {
-    it.skip('needs DATABASE_URL', () => undefined);
+  if (!skipUnlessEnabled(db)) {
     return;
   }
 
-  let running: RunningApp;
+  let running: RunningSample;
   let clients: McpClients;
   let tools: readonly ListedTool[];
   const ajv = createStrictAjv();
@@ -106,6 +94,8 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     await clients?.closeAll();
     await running?.close();
   });
+
+  beforeEach(() => running.clearOrders());
 
   async function client(caller: Caller): Promise<ClientV1> {
     const connected = await clients.v1(caller);
@@ -269,7 +259,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
 
   describe('integers beyond the int4 column', () => {
     it('rejects an amount above 2147483647 on orders_create with VALIDATION_INVALID_001 and writes nothing', async () => {
-      const tenant = newTenant('amount');
+      const tenant = 'acme';
       const alice = await client({ apiKey: ALICE, tenant });
       for (const amount of [INT4_MAX + 1, 1e20, Number.MAX_SAFE_INTEGER]) {
         const outcome = await callTool(alice, 'orders_create', {
@@ -297,7 +287,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it('stores 2147483647 exactly and finds it with minAmount 2147483647', async () => {
-      const tenant = newTenant('max');
+      const tenant = 'acme';
       const alice = await client({ apiKey: ALICE, tenant });
       const small = await createOrder(alice, 'small', 1);
       const largest = await createOrder(alice, 'largest', INT4_MAX);
@@ -316,7 +306,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it('rejects a minAmount above 2147483647 on orders_search with VALIDATION_INVALID_001', async () => {
-      const bob = await client({ apiKey: BOB, tenant: newTenant('min') });
+      const bob = await client({ apiKey: BOB, tenant: 'acme' });
       for (const minAmount of [INT4_MAX + 1, 1e20]) {
         const outcome = await callTool(bob, 'orders_search', { minAmount });
         expectInvalid(outcome, 'minAmount');
@@ -336,7 +326,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it('answers orders_get and orders_delete for an id above 2147483647 with BUSINESS_NOTFOUND_001', async () => {
-      const tenant = newTenant('ids');
+      const tenant = 'acme';
       const alice = await client({ apiKey: ALICE, tenant });
       const kept = await createOrder(alice, 'kept', 4);
       for (const tool of ['orders_get', 'orders_delete']) {
@@ -370,7 +360,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
 
   describe('paging of orders_list', () => {
     it('pages in creation order with limit and nextCursor, and stops without nextCursor', async () => {
-      const tenant = newTenant('pages');
+      const tenant = 'acme';
       const bob = await client({ apiKey: BOB, tenant });
       const orders = await createOrders(tenant, 5);
 
@@ -398,7 +388,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it(`returns ${DEFAULT_LIMIT} orders without a limit, and at most ${MAX_LIMIT}`, async () => {
-      const tenant = newTenant('default-limit');
+      const tenant = 'acme';
       const bob = await client({ apiKey: BOB, tenant });
       const orders = await createOrders(tenant, MAX_LIMIT + 1);
 
@@ -417,7 +407,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it('rejects a limit outside 1..100 or not an integer with VALIDATION_INVALID_001', async () => {
-      const bob = await client({ apiKey: BOB, tenant: newTenant('limits') });
+      const bob = await client({ apiKey: BOB, tenant: 'acme' });
       for (const tool of ['orders_list', 'orders_search']) {
         for (const limit of [0, -1, MAX_LIMIT + 1, 1.5, '10', INT4_MAX + 1]) {
           expectInvalid(await callTool(bob, tool, { limit }), 'limit');
@@ -426,7 +416,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it('rejects a malformed cursor with VALIDATION_INVALID_001 naming cursor', async () => {
-      const tenant = newTenant('cursors');
+      const tenant = 'acme';
       const bob = await client({ apiKey: BOB, tenant });
       await createOrders(tenant, 1);
       for (const tool of ['orders_list', 'orders_search']) {
@@ -450,7 +440,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it('still rejects unknown properties, as the published schema says', async () => {
-      const bob = await client({ apiKey: BOB, tenant: newTenant('unknown') });
+      const bob = await client({ apiKey: BOB, tenant: 'acme' });
       const validate = ajv.compile(
         toolByName(tools, 'orders_list').inputSchema as Schema,
       );
@@ -468,8 +458,8 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it("keeps tenants apart: a page holds only the tenant's orders, whatever the cursor", async () => {
-      const tenantA = newTenant('a');
-      const tenantB = newTenant('b');
+      const tenantA = 'acme';
+      const tenantB = 'globex';
       const aliceA = await client({ apiKey: ALICE, tenant: tenantA });
       const aliceB = await client({ apiKey: ALICE, tenant: tenantB });
       const a: Order[] = [];
@@ -503,8 +493,8 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     let bob: ClientV1;
     let orders: Order[];
 
-    beforeAll(async () => {
-      tenant = newTenant('search-pages');
+    beforeEach(async () => {
+      tenant = 'acme';
       bob = await client({ apiKey: BOB, tenant });
       // amounts 1..7; names: odd ones are bolts
       orders = await createOrders(tenant, 7, (i) =>
@@ -555,7 +545,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
       });
 
     it('pages as orders_list does', async () => {
-      const tenant = newTenant('rest-pages');
+      const tenant = 'acme';
       const orders = await createOrders(tenant, 3);
       const bob = await client({ apiKey: BOB, tenant });
 
@@ -577,7 +567,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     });
 
     it('answers 400 for a bad limit, a malformed cursor or an unknown parameter', async () => {
-      const tenant = newTenant('rest-bad');
+      const tenant = 'acme';
       for (const query of [
         '?limit=0',
         '?limit=101',

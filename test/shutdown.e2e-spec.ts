@@ -1,11 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   FIXTURE_GRACE_MS,
@@ -14,7 +9,10 @@ import {
   StuckCalls,
 } from './fixtures/shutdown-fixtures';
 import { KeepAliveLoad, type WriteOutcome } from './support/keep-alive-load';
-import { listen } from './support/sample-app';
+import { sqliteDriver } from '../src/database/database.options';
+import { DATABASES } from './support/databases';
+import { withClient } from './support/pg-schema';
+import { envWith, listen, sampleEnv } from './support/sample-app';
 import {
   ensureSampleBuilt,
   type Exit,
@@ -32,35 +30,19 @@ async function storedIds(
   env: NodeJS.ProcessEnv,
   tenant: string,
 ): Promise<Set<number>> {
-  const load = createRequire(__filename);
   if (database === 'postgres') {
-    const { Client } = load('pg') as {
-      Client: new (options: { connectionString?: string }) => {
-        connect(): Promise<void>;
-        query(
-          sql: string,
-          values: unknown[],
-        ): Promise<{ rows: { id: unknown }[] }>;
-        end(): Promise<void>;
-      };
-    };
-    const client = new Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query(
-        'SELECT id FROM orders WHERE "tenantId" = $1',
-        [tenant],
-      );
-      return new Set(rows.map((row) => Number(row.id)));
-    } finally {
-      await client.end();
-    }
+    const { rows } = await withClient(
+      env.DATABASE_URL as string,
+      (client) =>
+        client.query<{ id: unknown }>(
+          'SELECT id FROM orders WHERE "tenantId" = $1',
+          [tenant],
+        ),
+      env.DATABASE_SCHEMA,
+    );
+    return new Set(rows.map((row) => Number(row.id)));
   }
-  const Sqlite = load(
-    Number(process.versions.node.split('.')[0]) >= 22
-      ? 'better-sqlite3-napi'
-      : 'better-sqlite3',
-  ) as new (file: string) => {
+  const Sqlite = sqliteDriver() as new (file: string) => {
     prepare(sql: string): { all(...args: unknown[]): { id: number }[] };
     close(): void;
   };
@@ -75,30 +57,24 @@ async function storedIds(
   }
 }
 
-function envFor(database: Database): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  if (database === 'sqlite') {
-    delete env.DATABASE_URL;
-    env.SQLITE_PATH = join(
-      mkdtempSync(join(tmpdir(), 'orders-shutdown-')),
-      'orders.sqlite',
-    );
-  }
-  return env;
-}
-
-const databases: Database[] = process.env.DATABASE_URL
-  ? ['sqlite', 'postgres']
-  : ['sqlite'];
+const databases: Database[] = DATABASES.filter((db) => db.enabled).map(
+  (db) => db.database,
+);
 
 describe('npm start under load, then SIGTERM', () => {
   beforeAll(() => ensureSampleBuilt(), 120_000);
 
+  if (!DATABASES[1].enabled) {
+    it.skip('on postgres: needs DATABASE_URL (PostgreSQL)', () => undefined);
+  }
+
   it.each(databases)(
     'on %s: refuses new work at once, finishes what is under way, exits 0 within the grace period',
     async (database) => {
-      const env = envFor(database);
-      const tenant = `shutdown-${randomUUID()}`;
+      const own = await sampleEnv(database);
+      onTestFinished(() => own.dispose());
+      const env = envWith(own.vars);
+      const tenant = 'acme';
       const sample = await startSampleProcess(env);
       const load = new KeepAliveLoad({
         baseUrl: sample.baseUrl,

@@ -39,7 +39,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
   });
 
   it('calls a tool with the credentials and tenant of the chosen headers', async () => {
-    const alice = mcp.withHeaders({ ...ALICE, 'X-Tenant-Id': 'kit-tenant' });
+    const alice = mcp.withHeaders({ ...ALICE, 'X-Tenant-Id': 'globex' });
 
     const created = await alice.callTool('orders_create', {
       name: 'kit order',
@@ -48,7 +48,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
 
     expect(created.isError).toBeUndefined();
     expect(created.structuredContent).toMatchObject({
-      tenant: 'kit-tenant',
+      tenant: 'globex',
       name: 'kit order',
       amount: 2,
     });
@@ -113,7 +113,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
 
   it('invokes an operation and returns the outcome as a value', async () => {
     const operations = OperationTestClient.create(moduleRef, {
-      headers: { ...ALICE, 'x-tenant-id': 'kit-ops' },
+      headers: { ...ALICE, 'x-tenant-id': 'acme' },
     });
 
     const created = await operations.invoke('orders.create', {
@@ -130,7 +130,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
 
     expect(created).toMatchObject({
       ok: true,
-      value: { tenant: 'kit-ops', name: 'direct', amount: 5 },
+      value: { tenant: 'acme', name: 'direct', amount: 5 },
     });
     expect(denied).toEqual({
       ok: false,

@@ -2,6 +2,9 @@ import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { MIGRATIONS } from './migrations';
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** The app's folder (its package.json), from `src/` and `dist/src/` alike. */
 function appRoot(dir = __dirname): string {
@@ -11,15 +14,35 @@ function appRoot(dir = __dirname): string {
 }
 
 /**
- * PostgreSQL when `DATABASE_URL` is set, otherwise SQLite in the file
- * `SQLITE_PATH` (default `var/orders.sqlite` of the repository).
+ * PostgreSQL when `DATABASE_URL` is set (in the schema `DATABASE_SCHEMA`,
+ * default `public`, which must exist), otherwise SQLite in the file
+ * `SQLITE_PATH` (default `var/orders.sqlite` of the repository). The schema
+ * comes from the migrations, run at startup; `synchronize` is off.
  */
 export function databaseOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): TypeOrmModuleOptions {
-  const common = { autoLoadEntities: true, synchronize: true } as const;
+  const common = {
+    autoLoadEntities: true,
+    synchronize: false,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+  } as const;
   if (env.DATABASE_URL) {
-    return { ...common, type: 'postgres', url: env.DATABASE_URL };
+    const schema = env.DATABASE_SCHEMA || 'public';
+    if (!SCHEMA_NAME.test(schema)) {
+      throw new Error(
+        `DATABASE_SCHEMA must be a lower-case SQL identifier, not '${schema}'.`,
+      );
+    }
+    return {
+      ...common,
+      type: 'postgres',
+      url: env.DATABASE_URL,
+      schema,
+      // The migrations' SQL names no schema: the connection's search path does.
+      extra: { options: `-c search_path=${schema}` },
+    };
   }
   // Beside the app, not the working directory: an MCP client starts the
   // command line from wherever it likes.
@@ -39,7 +62,7 @@ export function databaseOptions(
  * cleanup hook aborts the process when a statement is garbage collected
  * outside a JavaScript context on Node 24.19 and newer.
  */
-function sqliteDriver(): unknown {
+export function sqliteDriver(): unknown {
   const load = createRequire(__filename);
   return Number(process.versions.node.split('.')[0]) >= 22
     ? load('better-sqlite3-napi')

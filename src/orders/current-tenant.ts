@@ -1,28 +1,18 @@
 import { Inject, Injectable, Scope } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
-import { getInvocationContext } from '@nestops/operations';
-
-export const DEFAULT_TENANT = 'default';
+import { tenantOf, type TenantSource } from '../auth/tenant';
 
 /**
- * The tenant of the current request: the operation call's tenant, or the
- * `X-Tenant-Id` header of a REST request. One instance per request or call.
+ * The tenant of the current request or operation call: the one it names
+ * (`X-Tenant-Id`, `--tenant`), else the caller's first tenant. One instance
+ * per request or call; read after the guards, which refuse a tenant the
+ * caller does not hold.
  */
 @Injectable({ scope: Scope.REQUEST })
 export class CurrentTenant {
-  readonly id: string;
+  constructor(@Inject(REQUEST) private readonly request: TenantSource) {}
 
-  constructor(
-    @Inject(REQUEST)
-    request: {
-      headers: Record<string, string | string[] | undefined>;
-    },
-  ) {
-    const header = request.headers['x-tenant-id'];
-    this.id =
-      getInvocationContext(request)?.tenant ??
-      (typeof header === 'string' && header.length > 0
-        ? header
-        : DEFAULT_TENANT);
+  get id(): string {
+    return tenantOf(this.request);
   }
 }

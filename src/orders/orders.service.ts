@@ -1,13 +1,14 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Operation, OperationException } from '@nestops/operations';
 import {
   LessThan,
   MoreThan,
   MoreThanOrEqual,
   Raw,
-  Repository,
   type FindOptionsWhere,
+  type Repository,
 } from 'typeorm';
 import { CurrentTenant } from './current-tenant';
 import { CreateOrderDto } from './dto/create-order.dto';
@@ -20,12 +21,22 @@ import { OrderDto } from './dto/order.dto';
 import { SearchOrder, SearchOrdersDto } from './dto/search-orders.dto';
 import { INTEGER_COLUMN_MAX, Order } from './order.entity';
 
+/**
+ * The orders of the current tenant. Every query goes through the call's
+ * transaction (`TransactionHost#tx`): the one the transaction interceptor
+ * opened for a mutating call, the data source's manager for a read-only one.
+ */
 @Injectable()
 export class OrdersService {
   constructor(
-    @InjectRepository(Order) private readonly orders: Repository<Order>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly tenant: CurrentTenant,
   ) {}
+
+  /** The orders table, through the call's transaction. */
+  private get orders(): Repository<Order> {
+    return this.txHost.tx.getRepository(Order);
+  }
 
   @Operation({
     id: 'orders.create',
@@ -57,7 +68,15 @@ export class OrdersService {
     output: DeletedOrderDto,
   })
   async delete(input: OrderIdDto): Promise<DeletedOrderDto> {
-    await this.orders.remove(await this.find(input.id));
+    // Deleted only if this call removed the row: of calls deleting one
+    // order at once, the others find nothing left to delete.
+    const { affected } = await this.orders.delete({
+      id: (await this.find(input.id)).id,
+      tenantId: this.tenant.id,
+    });
+    if (affected !== 1) {
+      throw notFound(input.id);
+    }
     return { id: input.id, deleted: true };
   }
 
@@ -122,14 +141,19 @@ export class OrdersService {
         ? await this.orders.findOneBy({ id, tenantId: this.tenant.id })
         : null;
     if (!order) {
-      throw new OperationException(
-        'BUSINESS_NOTFOUND_001',
-        { id, detail: `Order ${id} does not exist.` },
-        { key: 'orders.errors.not_found' },
-      );
+      throw notFound(id);
     }
     return order;
   }
+}
+
+/** The sample's own message key, translated with the order's id. */
+function notFound(id: number): OperationException {
+  return new OperationException(
+    'BUSINESS_NOTFOUND_001',
+    { id, detail: `Order ${id} does not exist.` },
+    { key: 'orders.errors.not_found' },
+  );
 }
 
 /** Case-insensitive substring match, with `%` and `_` taken literally. */

@@ -4,8 +4,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { setupApp } from '../../src/app.setup';
+import { dropSchema, newSchema } from './pg-schema';
 
 export interface RunningApp {
   readonly app: NestExpressApplication;
@@ -25,57 +27,126 @@ export async function listen(app: NestExpressApplication): Promise<RunningApp> {
   };
 }
 
+/** The sample app, listening, on a database of its own. */
+export interface RunningSample extends RunningApp {
+  readonly dataSource: DataSource;
+  /** Deletes every order, so that the next test starts from an empty table. */
+  clearOrders(): Promise<void>;
+}
+
 /**
- * Boots the sample application as `npm start` does, on a fresh SQLite file
- * (or on PostgreSQL when `database` is 'postgres' and DATABASE_URL is set).
+ * Boots the sample application as `npm start` does, on a fresh SQLite file,
+ * or, when `database` is 'postgres' (DATABASE_URL set), in a new schema of
+ * the PostgreSQL database, dropped on close.
  */
 export async function startSampleApp(
   database: 'sqlite' | 'postgres' = 'sqlite',
-): Promise<RunningApp> {
-  const saved = {
-    url: process.env.DATABASE_URL,
-    sqlite: process.env.SQLITE_PATH,
-  };
-  if (database === 'sqlite') {
-    delete process.env.DATABASE_URL;
-    process.env.SQLITE_PATH = join(
-      mkdtempSync(join(tmpdir(), 'orders-')),
-      'orders.sqlite',
-    );
-  }
+): Promise<RunningSample> {
+  const env = await sampleEnv(database);
+  const saved = swapEnv(env.vars);
+  let running: RunningApp;
   try {
     const app = setupApp(
       await NestFactory.create<NestExpressApplication>(AppModule, {
         logger: ['error', 'warn'],
       }),
     );
-    return await listen(app);
+    running = await listen(app);
+  } catch (error) {
+    await env.dispose();
+    throw error;
   } finally {
-    restoreEnv('DATABASE_URL', saved.url);
-    restoreEnv('SQLITE_PATH', saved.sqlite);
+    swapEnv(saved);
   }
+  const dataSource = running.app.get(DataSource);
+  return {
+    ...running,
+    dataSource,
+    clearOrders: async () => {
+      await dataSource.query('DELETE FROM orders');
+    },
+    close: async () => {
+      try {
+        await running.close();
+      } finally {
+        await env.dispose();
+      }
+    },
+  };
+}
+
+export type EnvVars = Record<
+  'DATABASE_URL' | 'DATABASE_SCHEMA' | 'SQLITE_PATH',
+  string | undefined
+>;
+
+/** The environment of a sample on a database of its own, and how to drop it. */
+export async function sampleEnv(
+  database: 'sqlite' | 'postgres',
+): Promise<{ vars: EnvVars; dispose(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (database === 'postgres') {
+    if (!url) {
+      throw new Error('PostgreSQL needs DATABASE_URL.');
+    }
+    const schema = await newSchema(url);
+    return {
+      vars: {
+        DATABASE_URL: url,
+        DATABASE_SCHEMA: schema,
+        SQLITE_PATH: undefined,
+      },
+      dispose: () => dropSchema(url, schema),
+    };
+  }
+  return {
+    vars: {
+      DATABASE_URL: undefined,
+      DATABASE_SCHEMA: undefined,
+      SQLITE_PATH: join(
+        mkdtempSync(join(tmpdir(), 'orders-')),
+        'orders.sqlite',
+      ),
+    },
+    dispose: async () => undefined,
+  };
+}
+
+/** Sets the variables (unset when undefined); returns what they were. */
+function swapEnv(vars: EnvVars): EnvVars {
+  const saved = {} as EnvVars;
+  for (const name of Object.keys(vars) as (keyof EnvVars)[]) {
+    saved[name] = process.env[name];
+    restoreEnv(name, vars[name]);
+  }
+  return saved;
 }
 
 /** Sets an environment variable back to a saved value (unset when undefined). */
-export function restoreEnv(name: string, value: string | undefined): void {
+export function restoreEnv(
+  name: string,
+  value: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   if (value === undefined) {
-    delete process.env[name];
+    delete env[name];
   } else {
-    process.env[name] = value;
+    env[name] = value;
   }
+}
+
+/** A copy of `process.env` with `vars` set (unset where undefined). */
+export function envWith(vars: EnvVars): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const [name, value] of Object.entries(vars)) {
+    restoreEnv(name, value, env);
+  }
+  return env;
 }
 
 /** The sample app as an initialised TestingModule on a fresh SQLite file: no HTTP. */
 export async function sampleTestingModule(): Promise<TestingModule> {
-  const saved = {
-    url: process.env.DATABASE_URL,
-    sqlite: process.env.SQLITE_PATH,
-  };
-  delete process.env.DATABASE_URL;
-  process.env.SQLITE_PATH = join(
-    mkdtempSync(join(tmpdir(), 'orders-')),
-    'orders.sqlite',
-  );
+  const saved = swapEnv((await sampleEnv('sqlite')).vars);
   try {
     const moduleRef = await Test.createTestingModule({
       imports: [AppModule],
@@ -83,7 +154,6 @@ export async function sampleTestingModule(): Promise<TestingModule> {
     moduleRef.useLogger(false);
     return await moduleRef.init();
   } finally {
-    restoreEnv('DATABASE_URL', saved.url);
-    restoreEnv('SQLITE_PATH', saved.sqlite);
+    swapEnv(saved);
   }
 }

@@ -5,6 +5,8 @@ export type {
   OperationOptions,
   OperationPolicy,
   OperationStability,
+  TransactionIsolation,
+  TransactionSetting,
 } from './interfaces/operation-options.interface';
 export type { OperationDefinition } from './interfaces/operation-definition.interface';
 export type { OperationSemantics } from './operation-semantics';
@@ -15,7 +17,9 @@ export { OperationsModule } from './operations.module';
 // Running a call
 export { OperationInvoker } from './operation.invoker';
 export { getInvocationContext } from './invocation/get-invocation-context';
+export { serializeCallResult } from './invocation/call-result';
 export { correlationIdOf } from './invocation/invocation-context.factory';
+export { isTenantId } from './invocation/tenant-id';
 export type { InvocationContext } from './invocation/invocation-context.interface';
 export type {
   InvocationOptions,

@@ -12,6 +12,8 @@ import type {
   Carrier,
   OperationOptions,
   OperationStability,
+  TransactionIsolation,
+  TransactionSetting,
 } from './interfaces/operation-options.interface';
 import { resultSerializerOf } from './invocation/output-contract';
 import { parseOperationId } from './operation-id';
@@ -32,6 +34,12 @@ const STABILITIES: readonly OperationStability[] = [
   'experimental',
   'deprecated',
   'internal',
+];
+const ISOLATIONS: readonly TransactionIsolation[] = [
+  'READ UNCOMMITTED',
+  'READ COMMITTED',
+  'REPEATABLE READ',
+  'SERIALIZABLE',
 ];
 const NOT_DTOS: readonly unknown[] = [
   Object,
@@ -122,6 +130,17 @@ export function createOperationDefinition(
     );
   }
   const output = options.output;
+  const semantics = operationSemantics(parsed.verb, options.readOnly === true);
+  const transaction = transactionSetting(
+    options.transaction === undefined
+      ? !semantics.readOnly
+      : options.transaction,
+  );
+  if (transaction === undefined) {
+    throw invalid(
+      `transaction must be true, false or { isolation } with isolation one of ${ISOLATIONS.join(', ')}.`,
+    );
+  }
   const definition: OperationDefinition = Object.freeze({
     id: options.id,
     resource: parsed.resource,
@@ -130,7 +149,7 @@ export function createOperationDefinition(
     permissions: Object.freeze([...permissions]),
     policy: options.policy,
     stability,
-    semantics: operationSemantics(parsed.verb, options.readOnly === true),
+    semantics,
     input,
     output,
     inputSchema:
@@ -139,9 +158,36 @@ export function createOperationDefinition(
     outputSchema:
       output &&
       schemas.create(output, `Operation '${options.id}' (${source}) output`),
+    transaction,
     source,
   });
   // The shaping plan and check of its results, compiled at bootstrap.
   resultSerializerOf(definition);
   return definition;
+}
+
+/** The resolved `transaction` option, or undefined when it is not valid. */
+function transactionSetting(value: unknown): TransactionSetting | undefined {
+  if (value === false) {
+    return false;
+  }
+  if (value === true) {
+    return Object.freeze({});
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return undefined;
+  }
+  const { isolation, ...rest } = value as { isolation?: unknown };
+  if (
+    Object.keys(rest).length > 0 ||
+    (isolation !== undefined &&
+      !ISOLATIONS.includes(isolation as TransactionIsolation))
+  ) {
+    return undefined;
+  }
+  return Object.freeze(
+    isolation === undefined
+      ? {}
+      : { isolation: isolation as TransactionIsolation },
+  );
 }

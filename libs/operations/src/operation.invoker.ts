@@ -9,7 +9,7 @@ import { toOperationFailure } from './errors/failure.mapper';
 import { OperationFailure, operationFailure } from './errors/operation-failure';
 import { startCallTimeout } from './invocation/call-timeout';
 import { sanitizeInput } from './invocation/input.sanitizer';
-import { serializeResult } from './invocation/output-contract';
+import { resultOf } from './invocation/call-result';
 import { OperationResponse } from './invocation/operation-response';
 import {
   correlationIdOf,
@@ -132,12 +132,20 @@ export class OperationInvoker implements OnApplicationBootstrap {
       const value = await handler(request, new OperationResponse());
       return {
         ok: true,
-        value: serializeResult(operation.definition, value),
+        value: resultOf(request, operation.definition, value),
       };
     } catch (error) {
       const failure = toOperationFailure(error);
       if (failure) {
         return fail(failure);
+      }
+      if (signal.aborted && error === signal.reason) {
+        // Given up at its deadline, and answered so already.
+        return fail(
+          operationFailure('INTERNAL_TIMEOUT_001', {
+            seconds: (options.timeout ?? 0) / 1000,
+          }),
+        );
       }
       this.logger.error(
         `Operation ${operation.definition.id} failed unexpectedly (correlation id ${correlationId})`,

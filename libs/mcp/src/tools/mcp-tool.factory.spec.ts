@@ -18,6 +18,7 @@ function operation(
     permissions: [],
     stability: 'stable',
     semantics: { readOnly: false, destructive: true, idempotent: false },
+    transaction: {},
     source: 'OrdersService.method',
     ...extra,
   };

@@ -10,6 +10,7 @@ export const OPERATION_ERRORS = {
   SECURITY_DENIED_002: 'The policy of this operation denied the call.',
   SECURITY_DENIED_003: 'Authentication is required.',
   SECURITY_DENIED_004: "Permission '{permission}' is missing.",
+  SECURITY_DENIED_005: "Tenant '{tenant}' is not one of the caller's tenants.",
   BUSINESS_NOTFOUND_001: '{detail}',
   BUSINESS_CONFLICT_001: '{detail}',
   BUSINESS_REJECTED_001: '{detail}',

@@ -86,6 +86,7 @@ const ZH_CN: LibraryCatalogue = {
     SECURITY_DENIED_002: '此操作的策略拒绝了本次调用。',
     SECURITY_DENIED_003: '需要身份验证。',
     SECURITY_DENIED_004: "缺少权限 '{permission}'。",
+    SECURITY_DENIED_005: "租户 '{tenant}' 不属于调用者。",
     BUSINESS_NOTFOUND_001: '{detail}',
     BUSINESS_CONFLICT_001: '{detail}',
     BUSINESS_REJECTED_001: '{detail}',

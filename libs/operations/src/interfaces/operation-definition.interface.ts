@@ -5,6 +5,7 @@ import type {
   Carrier,
   OperationPolicy,
   OperationStability,
+  TransactionSetting,
 } from './operation-options.interface';
 
 /**
@@ -27,6 +28,8 @@ export interface OperationDefinition {
   readonly output?: Type<unknown>;
   readonly inputSchema?: JsonSchema;
   readonly outputSchema?: JsonSchema;
+  /** One transaction per call, or none (`false`). */
+  readonly transaction: TransactionSetting;
   /** `ClassName.method` of the provider that implements it. */
   readonly source: string;
 }

@@ -47,7 +47,32 @@ export interface OperationOptions {
   input?: Type<unknown>;
   /** Response DTO class; its schema is published as the output schema. */
   output?: Type<unknown>;
+  /**
+   * The call's unit of work, for a transaction interceptor such as
+   * `@nestops/typeorm`'s: `true` runs each call in one transaction, `false`
+   * in none, `{ isolation }` in one at that isolation level. Default: a
+   * transaction for operations that change state, none for read-only ones.
+   */
+  transaction?: boolean | { readonly isolation?: TransactionIsolation };
 }
+
+/**
+ * SQL isolation levels a transaction can ask for; the database's default
+ * when not given.
+ *
+ * @publicApi
+ */
+export type TransactionIsolation =
+  'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
+
+/**
+ * The unit of work of an operation's calls, resolved from `transaction`:
+ * `false` for none, otherwise one transaction per call.
+ *
+ * @publicApi
+ */
+export type TransactionSetting =
+  false | { readonly isolation?: TransactionIsolation };
 
 /**
  * An app-defined authorization check of one call, e.g. "only the order's

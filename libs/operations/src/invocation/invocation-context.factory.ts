@@ -5,6 +5,7 @@ import type { OperationDefinition } from '../interfaces/operation-definition.int
 import type { InvocationContext } from './invocation-context.interface';
 import type { InvocationOptions } from './invocation-options.interface';
 import type { OperationRequest } from './operation-request';
+import { isTenantId } from './tenant-id';
 
 const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
 
@@ -30,7 +31,7 @@ export function createInvocationContext(
   locale: string,
 ): InvocationContext {
   const tenant = single(options.headers['x-tenant-id']);
-  if (tenant !== undefined && !IDENTIFIER.test(tenant)) {
+  if (tenant !== undefined && !isTenantId(tenant)) {
     throw OperationException.invalid([
       libraryViolation('X-Tenant-Id', 'tenantId'),
     ]);

@@ -1,0 +1,66 @@
+import { ContractError } from './errors/contract.error';
+import type { OperationOptions } from './interfaces/operation-options.interface';
+import { createOperationDefinition } from './operation-definition.factory';
+import { OperationSchemaFactory } from './schema/operation-schema.factory';
+
+function define(options: OperationOptions) {
+  return createOperationDefinition(
+    options,
+    'ReportsService.method',
+    undefined,
+    new OperationSchemaFactory(),
+  );
+}
+
+describe('the transaction option of @Operation()', () => {
+  it.each([
+    ['reports.create', undefined, {}],
+    ['reports.delete', undefined, {}],
+    ['reports.rebuild', undefined, {}],
+    ['reports.list', undefined, false],
+    ['reports.get', undefined, false],
+    ['reports.create', false, false],
+    ['reports.list', true, {}],
+    ['reports.create', {}, {}],
+    [
+      'reports.create',
+      { isolation: 'SERIALIZABLE' },
+      { isolation: 'SERIALIZABLE' },
+    ],
+  ] as const)(
+    '%s with transaction %j resolves to %j',
+    (id, transaction, expected) => {
+      expect(define({ id, transaction }).transaction).toEqual(expected);
+    },
+  );
+
+  it('defaults to none for a custom verb marked readOnly', () => {
+    expect(define({ id: 'reports.search', readOnly: true }).transaction).toBe(
+      false,
+    );
+  });
+
+  it.each([
+    'yes',
+    1,
+    null,
+    [],
+    { isolation: 'SNAPSHOT' },
+    { isolation: 'serializable' },
+    { isolation: 'SERIALIZABLE', retries: 3 },
+  ])(
+    'stops startup for transaction %j with CONTRACT_VALIDATION_002',
+    (transaction) => {
+      const define_ = () =>
+        define({
+          id: 'reports.create',
+          transaction: transaction as OperationOptions['transaction'],
+        });
+
+      expect(define_).toThrow(ContractError);
+      expect(define_).toThrow(
+        "Operation 'reports.create' on ReportsService.method: transaction must be true, false or { isolation } with isolation one of READ UNCOMMITTED, READ COMMITTED, REPEATABLE READ, SERIALIZABLE.",
+      );
+    },
+  );
+});

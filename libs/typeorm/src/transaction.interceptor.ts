@@ -1,0 +1,125 @@
+import type {
+  CallHandler,
+  ExecutionContext,
+  NestInterceptor,
+} from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
+import type { TransactionHost } from '@nestjs-cls/transactional';
+import type {
+  TransactionalAdapterTypeOrm,
+  TypeOrmTransactionOptions,
+} from '@nestjs-cls/transactional-adapter-typeorm';
+import {
+  getInvocationContext,
+  serializeCallResult,
+  type TransactionSetting,
+} from '@nestops/operations';
+import type { ClsService } from 'nestjs-cls';
+import { defer, lastValueFrom, type Observable } from 'rxjs';
+import type { DataSource } from 'typeorm';
+import { type CallQueue, callQueueOf } from './call-queue';
+import { UNIT_OF_WORK_METADATA } from './unit-of-work.decorator';
+
+/** HTTP methods that read only: no transaction unless `@UnitOfWork()` asks. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The unit of work of each call: one TypeORM transaction on the data source,
+ * committed when the call succeeds and rolled back when it fails in any way
+ * (an exception from the handler or an inner interceptor, which carriers
+ * answer with `isError`; a result that breaks the operation's output
+ * contract; the call's timeout or abort).
+ *
+ * Every call runs in a new CLS context of its own (never the one of an
+ * outer HTTP request), so `TransactionHost#tx` is the call's transaction,
+ * or the data source's manager when the call has none. On a data source
+ * with a single connection (SQLite), calls run one at a time.
+ *
+ * `UnitOfWorkModule.forRoot()` registers it as a global interceptor; keep
+ * it the first global one, so the app's interceptors run inside it.
+ *
+ * @publicApi
+ */
+export class TransactionInterceptor implements NestInterceptor {
+  private readonly queue?: CallQueue;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly cls: ClsService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    dataSource: DataSource,
+  ) {
+    this.queue = callQueueOf(dataSource);
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const setting = this.settingOf(context);
+    const signal = getInvocationContext(context)?.signal;
+    const handle = () =>
+      lastValueFrom(next.handle(), { defaultValue: undefined });
+    const work =
+      setting === false
+        ? handle
+        : () =>
+            this.txHost.withTransaction(
+              // Without an isolation level: the database's default.
+              {
+                isolationLevel: setting.isolation,
+              } as TypeOrmTransactionOptions,
+              async () => {
+                const value = await untilAborted(handle(), signal);
+                // A result that breaks the output contract fails the call: before the commit.
+                serializeCallResult(context, value);
+                return value;
+              },
+            );
+    return defer(() =>
+      this.cls.run({ ifNested: 'override' }, () =>
+        this.queue ? this.queue.run(work, signal) : work(),
+      ),
+    );
+  }
+
+  /** The operation's setting; else `@UnitOfWork()`; else by HTTP method. */
+  private settingOf(context: ExecutionContext): TransactionSetting {
+    const invocation = getInvocationContext(context);
+    if (invocation) {
+      return invocation.operation.transaction;
+    }
+    const marked = this.reflector.getAllAndOverride<
+      boolean | TransactionSetting | undefined
+    >(UNIT_OF_WORK_METADATA, [context.getHandler(), context.getClass()]);
+    if (marked !== undefined) {
+      return marked === true ? {} : marked;
+    }
+    if (context.getType() !== 'http') {
+      return false;
+    }
+    const method = context
+      .switchToHttp()
+      .getRequest<{ method?: string }>().method;
+    return SAFE_METHODS.has(String(method).toUpperCase()) ? false : {};
+  }
+}
+
+/** `work`, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (!signal) {
+    return work;
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+    } else {
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+  return Promise.race([work, aborted]).finally(() =>
+    signal.removeEventListener('abort', onAbort as () => void),
+  );
+}

@@ -1,0 +1,84 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR, Reflector } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import {
+  ClsPluginTransactional,
+  getTransactionHostToken,
+  type TransactionHost,
+} from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { ClsModule, ClsService } from 'nestjs-cls';
+import type { DataSource } from 'typeorm';
+import { TransactionInterceptor } from './transaction.interceptor';
+
+/** @publicApi */
+export interface UnitOfWorkModuleOptions {
+  /**
+   * The `name` of the TypeORM data source (as given to
+   * `TypeOrmModule.forRoot`), when the app has several. Its
+   * `TransactionHost` is then `@InjectTransactionHost(name)`. Default: the
+   * default data source, whose `TransactionHost` is injected by class.
+   */
+  readonly dataSource?: string;
+  /**
+   * Whether to register `ClsModule.forRoot({ global: true })`. Default
+   * true; pass false when the app registers `ClsModule` itself (or when a
+   * second data source gets its own `UnitOfWorkModule`).
+   */
+  readonly registerClsModule?: boolean;
+}
+
+/**
+ * One transaction per mutating operation call (and per REST request other
+ * than GET, HEAD, OPTIONS) on a TypeORM data source, through
+ * `@nestjs-cls/transactional`: registers its TypeORM plugin and the global
+ * `TransactionInterceptor`. Code reaches the call's transaction with
+ * `TransactionHost<TransactionalAdapterTypeOrm>#tx`.
+ *
+ * ```ts
+ * @Module({
+ *   imports: [TypeOrmModule.forRoot({ ... }), UnitOfWorkModule.forRoot(), McpModule.forRoot()],
+ * })
+ * export class AppModule {}
+ * ```
+ *
+ * @publicApi
+ */
+@Module({})
+export class UnitOfWorkModule {
+  static forRoot(options: UnitOfWorkModuleOptions = {}): DynamicModule {
+    const name = options.dataSource;
+    const dataSourceToken = getDataSourceToken(name);
+    return {
+      module: UnitOfWorkModule,
+      imports: [
+        ...(options.registerClsModule === false
+          ? []
+          : [ClsModule.forRoot({ global: true })]),
+        ClsModule.registerPlugins([
+          new ClsPluginTransactional({
+            connectionName: name,
+            adapter: new TransactionalAdapterTypeOrm({ dataSourceToken }),
+          }),
+        ]),
+      ],
+      providers: [
+        {
+          provide: APP_INTERCEPTOR,
+          useFactory: (
+            reflector: Reflector,
+            cls: ClsService,
+            txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+            dataSource: DataSource,
+          ) => new TransactionInterceptor(reflector, cls, txHost, dataSource),
+          inject: [
+            Reflector,
+            ClsService,
+            getTransactionHostToken(name),
+            dataSourceToken,
+          ],
+        },
+      ],
+    };
+  }
+}
