@@ -1,3 +1,4 @@
+import { McpDispatcher } from '@nestops/mcp';
 import { ResultOperations, startApp } from './fixtures/pipeline-fixtures';
 import { appWith } from './fixtures/startup-fixtures';
 import type { HeaderMap, ToolResult } from './support/json-rpc-shapes';
@@ -584,6 +585,76 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
         id: null,
       });
     });
+  });
+});
+
+describe('MCP 2026-07-28 without a carrier: the dispatcher alone, as stdio calls it', () => {
+  let running: RunningApp;
+  let dispatch: (message: unknown) => ReturnType<McpDispatcher['dispatch']>;
+
+  beforeAll(async () => {
+    running = await startSampleApp();
+    const dispatcher = running.app.get(McpDispatcher);
+    dispatch = (message) =>
+      dispatcher.dispatch(message, { headers: {}, locale: 'zh-CN' });
+  });
+  afterAll(() => running?.close());
+
+  it('serves a 2026 request by its body alone: no header to check', async () => {
+    const answer = await dispatch(modernRequest(1, 'tools/list'));
+    expect(answer).toMatchObject({
+      id: 1,
+      result: { resultType: 'complete', cacheScope: 'private' },
+    });
+  });
+
+  it.each<[string, RpcMessage, number, string]>([
+    [
+      'no clientCapabilities',
+      modernRequest(2, 'tools/list', {}, { [VERSION_KEY]: MODERN_VERSION }),
+      -32602,
+      'PROTOCOLS_VALIDATION_005',
+    ],
+    [
+      'an unsupported version',
+      modernRequest(
+        3,
+        'server/discover',
+        {},
+        {
+          ...MODERN_META,
+          [VERSION_KEY]: '1900-01-01',
+        },
+      ),
+      -32022,
+      'PROTOCOLS_VALIDATION_002',
+    ],
+    [
+      'initialize as a 2026 request',
+      modernRequest(4, 'initialize'),
+      -32601,
+      'PROTOCOLS_NOTFOUND_001',
+    ],
+  ])('refuses %s the same way', async (_case, message, code, dataCode) => {
+    const answer = await dispatch(message);
+    expect(answer).toMatchObject({
+      id: message.id,
+      error: { code, data: { code: dataCode } },
+    });
+  });
+
+  it('keeps a message without _meta in 2025: initialize negotiates 2025-11-25', async () => {
+    const answer = await dispatch({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {} },
+    });
+    expect(answer).toMatchObject({
+      id: 5,
+      result: { protocolVersion: '2025-11-25' },
+    });
+    expect(answer).not.toHaveProperty('result.resultType');
   });
 });
 
