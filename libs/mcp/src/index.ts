@@ -12,5 +12,7 @@ export { McpDispatcher } from './mcp.dispatcher';
 export type { McpCallerContext } from './mcp.dispatcher';
 export {
   LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './mcp.constants';
