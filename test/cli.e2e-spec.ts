@@ -297,6 +297,65 @@ describe('mcp: the raw stdin/stdout contract', () => {
     expect(finished.code).toBe(0);
   });
 
+  it('follows the 2026-07-28 era rules by the body alone, next to 2025 messages', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const session = RawSession.start(CLI, ['--authorization', BOB]);
+    session.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: meta },
+    });
+    session.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: {
+        name: 'orders_create',
+        arguments: { name: 'x', amount: 1 },
+        _meta: meta,
+      },
+    });
+    session.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'initialize',
+      params: { protocolVersion: '2026-07-28', _meta: meta },
+    });
+    session.send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/list',
+      params: {
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+      },
+    });
+    session.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    const [discovered, denied, initialize, noCapabilities, ping] =
+      await Promise.all([1, 2, 3, 4, 5].map((id) => session.answer(id)));
+    await session.close();
+    expect(discovered.result).toMatchObject({
+      resultType: 'complete',
+      supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']),
+    });
+    expect(denied.result).toMatchObject({
+      resultType: 'complete',
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: "SECURITY_DENIED_004: Permission 'orders.write' is missing.",
+        },
+      ],
+    });
+    expect(initialize.error).toMatchObject({ code: -32601 });
+    expect(noCapabilities.error).toMatchObject({ code: -32602 });
+    expect(ping).toEqual({ jsonrpc: '2.0', id: 5, result: {} });
+  });
+
   it('refuses a line longer than maxBodySize and reads the next one', async () => {
     const session = RawSession.start(CLI, []);
     session.sendLine(`"${'x'.repeat(1024 * 1024 + 10)}"`);

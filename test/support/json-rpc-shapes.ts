@@ -2,7 +2,13 @@
 export interface RpcError {
   readonly code: number;
   readonly message: string;
-  readonly data: { readonly code: string; readonly correlationId?: string };
+  readonly data: {
+    readonly code: string;
+    readonly correlationId?: string;
+    /** `-32022` only. */
+    readonly supported?: readonly string[];
+    readonly requested?: string;
+  };
 }
 
 export interface RpcBody {

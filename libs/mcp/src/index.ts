@@ -12,6 +12,8 @@ export { McpDispatcher } from './mcp.dispatcher';
 export type { McpCallerContext } from './mcp.dispatcher';
 export {
   LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './mcp.constants';
 export { runCli, CLI_EXIT } from './cli/mcp-cli';

@@ -236,3 +236,26 @@ describe('resolveMcpOptions', () => {
     });
   });
 });
+
+describe('resolveMcpOptions: cacheTtl', () => {
+  it('leaves cacheTtl unset by default (the dispatcher uses DEFAULT_CACHE_TTL)', () => {
+    expect(resolveMcpOptions().cacheTtl).toBeUndefined();
+  });
+
+  it.each([0, 1, 60_000, Number.MAX_SAFE_INTEGER])('takes %d', (ttl) => {
+    expect(resolveMcpOptions({ cacheTtl: ttl }).cacheTtl).toBe(ttl);
+  });
+
+  it.each<[string, unknown]>([
+    ['negative', -1],
+    ['fractional', 1.5],
+    ['not a number', '60000'],
+    ['NaN', Number.NaN],
+    ['infinite', Number.POSITIVE_INFINITY],
+    ['unsafe', 2 ** 53],
+  ])('refuses a %s cacheTtl, naming it', (_case, cacheTtl) => {
+    expect(problemOf({ cacheTtl })).toMatch(
+      /cacheTtl must be a whole number of milliseconds, 0 or more/,
+    );
+  });
+});

@@ -27,6 +27,8 @@ export interface McpSettings {
   readonly authGuard?: Type<CanActivate>;
   readonly shutdownGracePeriod: number;
   readonly inputLimits: InputLimits;
+  /** `ttlMs` of cacheable 2026 results; undefined: `DEFAULT_CACHE_TTL`. */
+  readonly cacheTtl?: number;
 }
 
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
@@ -123,6 +125,10 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
       `shutdownGracePeriod must be a whole number of milliseconds from 0 to ${MAX_TIMER_DELAY}`,
     );
   }
+  const ttl = options.cacheTtl;
+  if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 0)) {
+    problems.push('cacheTtl must be a whole number of milliseconds, 0 or more');
+  }
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -138,6 +144,7 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
     authGuard: options.authGuard,
     shutdownGracePeriod: grace ?? DEFAULT_SHUTDOWN_GRACE_PERIOD,
     inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
+    cacheTtl: ttl,
   });
 }
 

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   BATCH_PROTOCOL_VERSIONS,
+  DEFAULT_CACHE_TTL,
   DEFAULT_MAX_BODY_SIZE,
   DEFAULT_MCP_PATH,
   LATEST_PROTOCOL_VERSION,
   MAX_BATCH_SIZE,
   MCP_LIBRARY_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   TOOL_NAME_PATTERN,
 } from './mcp.constants';
@@ -77,5 +80,23 @@ describe('MCP constants', () => {
     ['orders_create\n', false],
   ])('TOOL_NAME_PATTERN on %j is %s', (name, expected) => {
     expect(TOOL_NAME_PATTERN.test(name)).toBe(expected);
+  });
+});
+
+describe('MCP constants: protocol revisions', () => {
+  it('speaks 2026-07-28 per request, then the 2025 revisions, newest first', () => {
+    expect([...MODERN_PROTOCOL_VERSIONS]).toEqual(['2026-07-28']);
+    expect([...SPOKEN_PROTOCOL_VERSIONS]).toEqual([
+      '2026-07-28',
+      '2025-11-25',
+      '2025-06-18',
+      '2025-03-26',
+    ]);
+    expect(Object.isFrozen(MODERN_PROTOCOL_VERSIONS)).toBe(true);
+    expect(Object.isFrozen(SPOKEN_PROTOCOL_VERSIONS)).toBe(true);
+  });
+
+  it('caches tools/list and server/discover for 5 minutes by default', () => {
+    expect(DEFAULT_CACHE_TTL).toBe(300_000);
   });
 });

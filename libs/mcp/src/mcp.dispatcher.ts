@@ -6,9 +6,16 @@ import type {
   JsonRpcResponse,
 } from './json-rpc/json-rpc.types';
 import { McpProtocolError } from './json-rpc/mcp-protocol.error';
+import {
+  protocolEraOf,
+  readRequestMeta,
+  SERVER_INFO_META,
+} from './json-rpc/protocol-era';
 import { MCP_SETTINGS, type McpSettings } from './mcp-options.resolver';
 import {
+  DEFAULT_CACHE_TTL,
   LATEST_PROTOCOL_VERSION,
+  SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './mcp.constants';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue';
@@ -27,12 +34,49 @@ export interface McpCallerContext {
   readonly timeout?: number;
 }
 
+/**
+ * What a carrier adds to the era rules from outside the message: HTTP's
+ * headers. stdio has none and passes nothing.
+ */
+export interface McpCarrierRules {
+  /**
+   * The protocol version the carrier names outside the body (HTTP's
+   * `MCP-Protocol-Version`): a 2026 version here makes the message a 2026
+   * request even when its `_meta` lacks the version.
+   */
+  readonly protocolVersion?: string;
+  /**
+   * Checks a 2026 request, once its `_meta` is valid and before its method
+   * runs, against the carrier's own copy of its fields (HTTP's
+   * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers); throws an
+   * `McpProtocolError` to refuse it.
+   */
+  readonly check?: (request: JsonRpcRequest, protocolVersion: string) => void;
+}
+
 type Params = Readonly<Record<string, unknown>>;
+
+/** A tool result of either era: a 2026 `structuredContent` may be any JSON value. */
+type ToolCallResult = Omit<McpToolResult, 'structuredContent'> & {
+  readonly structuredContent?: unknown;
+};
+
+/** Fields every 2026 result carries. */
+interface ModernResult {
+  readonly resultType: 'complete';
+  readonly _meta: Readonly<Record<string, unknown>>;
+}
 
 /**
  * The carrier-agnostic MCP server: answers one JSON-RPC message, knowing
  * nothing of HTTP or stdio. Returns undefined when no answer is due
  * (notifications and client responses).
+ *
+ * A request is served in the era its body names: with
+ * `io.modelcontextprotocol/protocolVersion` in `params._meta` it is a
+ * stateless 2026-07-28 request (`server/discover`, `tools/list`,
+ * `tools/call`; every result with `resultType: "complete"`), otherwise a
+ * 2025 one, answered exactly as before that revision existed.
  */
 @Injectable()
 export class McpDispatcher {
@@ -43,21 +87,27 @@ export class McpDispatcher {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
+  /**
+   * Answers one parsed message. `carrier` holds what the carrier knows
+   * outside the message (HTTP's headers); a carrier without any (stdio)
+   * leaves it out and gets the same era rules from the body alone.
+   */
   async dispatch(
     message: unknown,
     caller: McpCallerContext,
+    carrier: McpCarrierRules = {},
   ): Promise<JsonRpcResponse | undefined> {
     try {
       const incoming = readEnvelope(message);
       if (incoming.kind !== 'request') {
         return undefined;
       }
-      const { id } = incoming.request;
-      return {
-        jsonrpc: '2.0',
-        id,
-        result: await this.answer(incoming.request, caller),
-      };
+      const { request } = incoming;
+      const result =
+        protocolEraOf(message, carrier.protocolVersion) === 'modern'
+          ? await this.answerModern(request, caller, carrier)
+          : await this.answer(request, caller);
+      return { jsonrpc: '2.0', id: request.id, result };
     } catch (error) {
       if (error instanceof McpProtocolError) {
         return error.toResponse(idOf(message));
@@ -76,10 +126,72 @@ export class McpDispatcher {
       case 'tools/list':
         return { tools: this.catalogue.tools(this.localeOf(caller)) };
       case 'tools/call':
-        return this.callTool(params, caller);
+        return this.callTool(params, caller, false);
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
+  }
+
+  /**
+   * A 2026 request: its `_meta` (`-32602`, `-32022`), then the carrier's
+   * checks (`-32020`), then its method (`-32601` for any other, `initialize`
+   * and `ping` included).
+   */
+  private async answerModern(
+    request: JsonRpcRequest,
+    caller: McpCallerContext,
+    carrier: McpCarrierRules,
+  ): Promise<ModernResult> {
+    const params: Params = request.params ?? {};
+    const meta = readRequestMeta(params);
+    carrier.check?.(request, meta.protocolVersion);
+    switch (request.method) {
+      case 'server/discover':
+        return this.discover();
+      case 'tools/list':
+        return this.modern({
+          tools: this.catalogue.toolsByName(this.localeOf(caller)),
+          ...this.cacheHints(this.catalogue.isSameInEveryLanguage()),
+        });
+      case 'tools/call':
+        return this.modern(await this.callTool(params, caller, true));
+      default:
+        throw McpProtocolError.methodNotFound(request.method);
+    }
+  }
+
+  private discover(): ModernResult {
+    const { instructions } = this.settings;
+    return this.modern({
+      supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
+      capabilities: { tools: { listChanged: false } },
+      ...(instructions ? { instructions } : {}),
+      // Nothing in it depends on who asks.
+      ...this.cacheHints(true),
+    });
+  }
+
+  /**
+   * `ttlMs` and `cacheScope` of a cacheable result: `"public"` only when the
+   * answer is the same for every caller, else `"private"`.
+   */
+  private cacheHints(sameForEveryone: boolean) {
+    return {
+      ttlMs: this.settings.cacheTtl ?? DEFAULT_CACHE_TTL,
+      cacheScope: sameForEveryone ? ('public' as const) : ('private' as const),
+    };
+  }
+
+  /** A 2026 result: `resultType: "complete"` and the server's name in `_meta`. */
+  private modern<T extends object>(result: T): ModernResult & T {
+    const { serverName, serverVersion } = this.settings;
+    return {
+      resultType: 'complete',
+      ...result,
+      _meta: {
+        [SERVER_INFO_META]: { name: serverName, version: serverVersion },
+      },
+    };
   }
 
   /** The caller's language: one of the application's. */
@@ -105,10 +217,15 @@ export class McpDispatcher {
     };
   }
 
+  /**
+   * `anyStructured`: a 2026 caller takes any JSON value as
+   * `structuredContent`; a 2025 caller only an object.
+   */
   private async callTool(
     params: Params,
     caller: McpCallerContext,
-  ): Promise<McpToolResult> {
+    anyStructured: boolean,
+  ): Promise<ToolCallResult> {
     const name = params.name;
     if (typeof name !== 'string') {
       throw McpProtocolError.missingToolName();
@@ -143,11 +260,12 @@ export class McpDispatcher {
       };
     }
     const { value } = result;
+    const structured = anyStructured
+      ? value !== undefined
+      : typeof value === 'object' && value !== null && !Array.isArray(value);
     return {
       content: [{ type: 'text', text: JSON.stringify(value) }],
-      ...(typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? { structuredContent: value as Record<string, unknown> }
-        : {}),
+      ...(structured ? { structuredContent: value } : {}),
     };
   }
 }

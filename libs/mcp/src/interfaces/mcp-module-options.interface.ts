@@ -11,7 +11,7 @@ export interface McpModuleOptions {
   serverName?: string;
   /** `serverInfo.version`. Default: this library's version. */
   serverVersion?: string;
-  /** Usage notes for the model, sent by `initialize`; omitted when empty. */
+  /** Usage notes for the model, sent by `initialize` and `server/discover`; omitted when empty. */
   instructions?: string;
   /** Route of the Streamable HTTP endpoint. Default: `/mcp`. */
   path?: string;
@@ -47,4 +47,12 @@ export interface McpModuleOptions {
    * are dropped. `0` drops them at once. Default: 10 000.
    */
   shutdownGracePeriod?: number;
+  /**
+   * How long, in milliseconds, a 2026-07-28 client may keep `tools/list` and
+   * `server/discover` answers fresh (their `ttlMs`). The tools are fixed
+   * while the app runs, so this bounds how late a client notices a
+   * redeployed app's tools. `0` makes every answer stale at once.
+   * Default: 300 000 (5 minutes).
+   */
+  cacheTtl?: number;
 }

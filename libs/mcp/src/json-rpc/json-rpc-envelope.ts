@@ -10,7 +10,8 @@ export type IncomingMessage =
   | { readonly kind: 'notification'; readonly request: JsonRpcRequest }
   | { readonly kind: 'response' };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**

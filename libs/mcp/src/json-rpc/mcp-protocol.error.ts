@@ -3,9 +3,17 @@ import {
   JSON_RPC_INVALID_REQUEST,
   JSON_RPC_METHOD_NOT_FOUND,
   JSON_RPC_PARSE_ERROR,
+  JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcResponse,
+  MCP_HEADER_MISMATCH,
+  MCP_UNSUPPORTED_PROTOCOL_VERSION,
 } from './json-rpc.types';
+
+/** The catalogue code of a 2026 request whose `_meta` lacks a required field or has a bad one. */
+export const INVALID_REQUEST_META = 'PROTOCOLS_VALIDATION_005';
+/** The catalogue code of a 2026 request whose HTTP headers disagree with its body. */
+export const HEADER_MISMATCH = 'PROTOCOLS_VALIDATION_006';
 
 /**
  * A malformed MCP request: a JSON-RPC error with the catalogue code in
@@ -16,6 +24,8 @@ export class McpProtocolError extends Error {
     readonly rpcCode: number,
     readonly code: string,
     message: string,
+    /** More members of `error.data`, beside `code`. */
+    private readonly details: Omit<JsonRpcErrorObject['data'], 'code'> = {},
   ) {
     super(message);
     this.name = 'McpProtocolError';
@@ -28,7 +38,7 @@ export class McpProtocolError extends Error {
       error: {
         code: this.rpcCode,
         message: this.message,
-        data: { code: this.code },
+        data: { code: this.code, ...this.details },
       },
     };
   }
@@ -89,6 +99,38 @@ export class McpProtocolError extends Error {
       JSON_RPC_INVALID_PARAMS,
       'PROTOCOLS_VALIDATION_003',
       'Invalid params: "arguments" must be an object.',
+    );
+  }
+
+  /** A 2026 request whose `_meta` lacks a required field, or carries a bad one. */
+  static invalidRequestMeta(reason: string): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      INVALID_REQUEST_META,
+      `Invalid params: ${reason}.`,
+    );
+  }
+
+  /** A per-request protocol version this server does not speak. */
+  static unsupportedProtocolVersion(
+    requested: string,
+    supported: readonly string[],
+    reason: string,
+  ): McpProtocolError {
+    return new McpProtocolError(
+      MCP_UNSUPPORTED_PROTOCOL_VERSION,
+      'PROTOCOLS_VALIDATION_002',
+      `Unsupported protocol version ${JSON.stringify(requested)}: ${reason}.`,
+      { supported, requested },
+    );
+  }
+
+  /** A 2026 request whose HTTP headers are missing or disagree with its body. */
+  static headerMismatch(reason: string): McpProtocolError {
+    return new McpProtocolError(
+      MCP_HEADER_MISMATCH,
+      HEADER_MISMATCH,
+      `Header mismatch: ${reason}.`,
     );
   }
 }

@@ -44,6 +44,9 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
   private readonly logger = new Logger('McpModule');
   private entries?: ReadonlyMap<string, CatalogueEntry>;
   private readonly lists = new Map<string, readonly McpTool[]>();
+  private readonly ordered = new Map<string, readonly McpTool[]>();
+  /** Whether the list is the same in every language, for the languages named. */
+  private sameInEveryLanguage?: { readonly languages: string; same: boolean };
   private prepared = false;
 
   constructor(
@@ -67,7 +70,9 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     this.build();
     for (const language of this.messages.languages()) {
       this.tools(language);
+      this.toolsByName(language);
     }
+    this.isSameInEveryLanguage();
     this.prepared = true;
     this.warnUndescribed();
   }
@@ -96,6 +101,44 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The tool list in `locale` ordered by name (code-unit order), the same
+   * order whatever order the operations were discovered in: what 2026
+   * callers get, so their caches and prompt caches see one list.
+   */
+  toolsByName(locale: string): readonly McpTool[] {
+    let list = this.ordered.get(locale);
+    if (!list) {
+      list = Object.freeze(
+        [...this.tools(locale)].sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        ),
+      );
+      this.ordered.set(locale, list);
+    }
+    return list;
+  }
+
+  /**
+   * Whether the tool list is the same in every application language, so it
+   * cannot depend on who asks (nothing else about the caller changes it):
+   * then a shared cache may serve it to anyone.
+   */
+  isSameInEveryLanguage(): boolean {
+    const languages = this.messages.languages();
+    const key = languages.join(',');
+    if (this.sameInEveryLanguage?.languages !== key) {
+      const lists = languages.map((language) =>
+        JSON.stringify(this.tools(language)),
+      );
+      this.sameInEveryLanguage = {
+        languages: key,
+        same: lists.every((list) => list === lists[0]),
+      };
+    }
+    return this.sameInEveryLanguage.same;
   }
 
   find(name: string): CatalogueEntry | undefined {

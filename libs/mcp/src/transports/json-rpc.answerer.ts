@@ -4,12 +4,23 @@ import { idOf } from '../json-rpc/json-rpc-envelope';
 import {
   JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_INVALID_REQUEST,
+  JSON_RPC_METHOD_NOT_FOUND,
   JSON_RPC_PARSE_ERROR,
   type JsonRpcResponse,
+  MCP_HEADER_MISMATCH,
+  MCP_UNSUPPORTED_PROTOCOL_VERSION,
 } from '../json-rpc/json-rpc.types';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import {
+  INVALID_REQUEST_META,
+  McpProtocolError,
+} from '../json-rpc/mcp-protocol.error';
+import { type ProtocolEra, protocolEraOf } from '../json-rpc/protocol-era';
 import { BATCH_PROTOCOL_VERSIONS, MAX_BATCH_SIZE } from '../mcp.constants';
-import type { McpCallerContext, McpDispatcher } from '../mcp.dispatcher';
+import type {
+  McpCallerContext,
+  McpCarrierRules,
+  McpDispatcher,
+} from '../mcp.dispatcher';
 import { correlationIdOf } from '@nestops/operations';
 
 /** The HTTP answer to a POST's JSON-RPC content. */
@@ -31,12 +42,17 @@ export class JsonRpcAnswerer {
 
   constructor(private readonly dispatcher: McpDispatcher) {}
 
+  /**
+   * `carrier` holds the POST's `MCP-Protocol-Version` and the checks of its
+   * other headers for a 2026 request.
+   */
   async answer(
     message: unknown,
     caller: McpCallerContext,
-    protocolVersion: string | undefined,
+    carrier: McpCarrierRules,
   ): Promise<RpcAnswer> {
     const correlationId = correlationIdOf(caller.headers);
+    const { protocolVersion } = carrier;
     if (
       Array.isArray(message) &&
       protocolVersion !== undefined &&
@@ -44,8 +60,13 @@ export class JsonRpcAnswerer {
     ) {
       return this.batch(message, caller, correlationId);
     }
-    const response = await this.one(message, caller, correlationId);
-    return response ? { status: statusOf(response), body: response } : ACCEPTED;
+    const response = await this.one(message, caller, correlationId, carrier);
+    return response
+      ? {
+          status: statusOf(response, protocolEraOf(message, protocolVersion)),
+          body: response,
+        }
+      : ACCEPTED;
   }
 
   private async batch(
@@ -53,12 +74,16 @@ export class JsonRpcAnswerer {
     caller: McpCallerContext,
     correlationId: string,
   ): Promise<RpcAnswer> {
-    if (messages.length === 0 || messages.length > MAX_BATCH_SIZE) {
-      const error = McpProtocolError.invalidRequest(
-        messages.length === 0
-          ? 'the batch is empty'
-          : `a batch holds at most ${MAX_BATCH_SIZE} messages`,
-      );
+    const problem =
+      messages.length === 0
+        ? 'the batch is empty'
+        : messages.length > MAX_BATCH_SIZE
+          ? `a batch holds at most ${MAX_BATCH_SIZE} messages`
+          : messages.some((each) => protocolEraOf(each) === 'modern')
+            ? 'a 2026-07-28 request (one with a protocol version in its _meta) cannot be part of a batch'
+            : undefined;
+    if (problem) {
+      const error = McpProtocolError.invalidRequest(problem);
       return { status: 400, body: error.toResponse(null) };
     }
     const responses: JsonRpcResponse[] = [];
@@ -75,9 +100,10 @@ export class JsonRpcAnswerer {
     message: unknown,
     caller: McpCallerContext,
     correlationId: string,
+    carrier?: McpCarrierRules,
   ): Promise<JsonRpcResponse | undefined> {
     try {
-      return await this.dispatcher.dispatch(message, caller);
+      return await this.dispatcher.dispatch(message, caller, carrier);
     } catch (error) {
       this.logger.error(
         `MCP request failed (correlation id ${correlationId})`,
@@ -90,18 +116,35 @@ export class JsonRpcAnswerer {
 
 const ACCEPTED: RpcAnswer = { status: 202 };
 
-/** A single message's status: `400` when the POST itself was bad, `500` when the server failed. */
-function statusOf(response: JsonRpcResponse): number {
+/**
+ * A single message's status: `400` when the POST itself was bad, `500` when
+ * the server failed. A 2026 request also gets `400` for a bad `_meta`
+ * (`-32602` with `PROTOCOLS_VALIDATION_005`), headers that disagree
+ * (`-32020`) or a version not spoken (`-32022`), and `404` for a method it
+ * does not have; its other errors (an unknown tool, say) are answers, `200`,
+ * as in 2025.
+ */
+function statusOf(response: JsonRpcResponse, era: ProtocolEra): number {
   if (!('error' in response)) {
     return 200;
   }
-  switch (response.error.code) {
+  const { code, data } = response.error;
+  switch (code) {
     case JSON_RPC_PARSE_ERROR:
     case JSON_RPC_INVALID_REQUEST:
       return 400;
     case JSON_RPC_INTERNAL_ERROR:
       return 500;
-    default:
-      return 200;
   }
+  if (era === 'legacy') {
+    return 200;
+  }
+  if (code === JSON_RPC_METHOD_NOT_FOUND) {
+    return 404;
+  }
+  return code === MCP_HEADER_MISMATCH ||
+    code === MCP_UNSUPPORTED_PROTOCOL_VERSION ||
+    data.code === INVALID_REQUEST_META
+    ? 400
+    : 200;
 }

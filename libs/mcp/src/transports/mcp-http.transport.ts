@@ -9,6 +9,7 @@ import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { Server, ServerResponse } from 'node:http';
 import { idOf } from '../json-rpc/json-rpc-envelope';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import { protocolEraOf } from '../json-rpc/protocol-era';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants';
 import { McpDispatcher } from '../mcp.dispatcher';
@@ -20,6 +21,7 @@ import { sendJson, sendProblem } from './http-problem';
 import { JsonRpcAnswerer } from './json-rpc.answerer';
 import { isOriginAllowed } from './origin.policy';
 import { OuterAuthenticator } from './outer-authenticator';
+import { checkRequestHeaders } from './request-headers';
 import {
   BodyRequest,
   BodyTooLargeError,
@@ -39,7 +41,10 @@ interface ExpressLike {
 /**
  * The Streamable HTTP transport: `POST <path>`, one JSON-RPC message (or,
  * under protocol version 2025-03-26, a batch) per request and one
- * `application/json` answer; no SSE, no sessions. The route
+ * `application/json` answer; no SSE, no sessions. A 2026-07-28 request
+ * (by its body's `_meta`, or a 2026 `MCP-Protocol-Version`) must also carry
+ * `MCP-Protocol-Version`, `Mcp-Method` and, on `tools/call`, `Mcp-Name`
+ * headers that match its body. The route
  * sits behind the app's middleware but outside its controllers, so global
  * guards judge each tool call, not the envelope.
  */
@@ -173,13 +178,16 @@ export class McpHttpTransport
       }
       throw error;
     }
-    const version = req.headers['mcp-protocol-version'];
+    const header = req.headers['mcp-protocol-version'];
+    const version = header === undefined ? undefined : String(header);
+    const era = protocolEraOf(message, version);
     if (
+      era === 'legacy' &&
       version !== undefined &&
-      !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))
+      !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
     ) {
       const error = McpProtocolError.unsupportedVersion(
-        String(version),
+        version,
         SUPPORTED_PROTOCOL_VERSIONS,
       );
       return sendJson(res, 400, error.toResponse(idOf(message)));
@@ -187,7 +195,11 @@ export class McpHttpTransport
     const answer = await this.answerer.answer(
       message,
       { headers: req.headers },
-      version === undefined ? undefined : String(version),
+      {
+        protocolVersion: version,
+        check: (request, protocolVersion) =>
+          checkRequestHeaders(req.headers, request, protocolVersion),
+      },
     );
     if (answer.body === undefined) {
       res.writeHead(answer.status).end();

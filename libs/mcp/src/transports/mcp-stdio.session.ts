@@ -126,10 +126,11 @@ export class McpStdioSession {
   }
 
   private async answer(message: unknown): Promise<void> {
+    // No headers on stdio: a message's era is decided by its body alone.
     const { body } = await this.answerer.answer(
       message,
       this.options.caller,
-      undefined,
+      {},
     );
     if (body !== undefined) {
       this.write(body);

@@ -1,0 +1,125 @@
+import {
+  MODERN_PROTOCOL_VERSIONS,
+  SPOKEN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../mcp.constants';
+import { isRecord } from './json-rpc-envelope';
+import { McpProtocolError } from './mcp-protocol.error';
+
+/**
+ * The protocol era of a message: `modern` is 2026-07-28 and later (every
+ * request names its version and capabilities in `params._meta`, no
+ * `initialize`), `legacy` the 2025 revisions (an `initialize` handshake).
+ */
+export type ProtocolEra = 'modern' | 'legacy';
+
+/** The `_meta` keys of a 2026 request. */
+export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_CAPABILITIES_META =
+  'io.modelcontextprotocol/clientCapabilities';
+export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
+/** The `_meta` key of a 2026 result naming the server. */
+export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+
+/** The log levels a 2026 request may ask for (RFC 5424 severities). */
+const LOG_LEVELS: ReadonlySet<string> = new Set([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+]);
+
+/** What a valid 2026 request's `_meta` says about it. */
+export interface RequestMeta {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /**
+   * The log level the client asked for. This server sends no
+   * `notifications/message` (its answers are single JSON messages), so a
+   * request that asks for none gets none either.
+   */
+  readonly logLevel?: string;
+}
+
+function metaOf(message: unknown): unknown {
+  const params = isRecord(message) ? message.params : undefined;
+  return isRecord(params) ? params._meta : undefined;
+}
+
+/**
+ * The era of one parsed message, decided by its body: a message whose
+ * `params._meta` carries `io.modelcontextprotocol/protocolVersion` is
+ * modern, anything else legacy. A carrier that also names a version outside
+ * the body (HTTP's `MCP-Protocol-Version` header) passes it as
+ * `carrierVersion`: a modern version there makes the message modern too, so
+ * a body without the `_meta` field is reported as missing it rather than
+ * served as a 2025 request. stdio passes none.
+ */
+export function protocolEraOf(
+  message: unknown,
+  carrierVersion?: string,
+): ProtocolEra {
+  const meta = metaOf(message);
+  return (isRecord(meta) && Object.hasOwn(meta, PROTOCOL_VERSION_META)) ||
+    (carrierVersion !== undefined &&
+      MODERN_PROTOCOL_VERSIONS.includes(carrierVersion))
+    ? 'modern'
+    : 'legacy';
+}
+
+/**
+ * Reads the `_meta` of a 2026 request's params: `-32602` when
+ * `io.modelcontextprotocol/protocolVersion` or `clientCapabilities` is
+ * missing or malformed, or `logLevel` is not a log level; `-32022` (data
+ * `{ supported, requested }`) when the version is not a 2026 revision this
+ * server speaks.
+ */
+export function readRequestMeta(
+  params: Readonly<Record<string, unknown>>,
+): RequestMeta {
+  const meta = params._meta;
+  if (!isRecord(meta)) {
+    throw McpProtocolError.invalidRequestMeta(
+      `a ${MODERN_PROTOCOL_VERSIONS[0]} request needs "params._meta" with "${PROTOCOL_VERSION_META}" and "${CLIENT_CAPABILITIES_META}"`,
+    );
+  }
+  const version = meta[PROTOCOL_VERSION_META];
+  if (typeof version !== 'string') {
+    throw McpProtocolError.invalidRequestMeta(
+      `"_meta" needs "${PROTOCOL_VERSION_META}" as a string`,
+    );
+  }
+  const capabilities = meta[CLIENT_CAPABILITIES_META];
+  if (!isRecord(capabilities)) {
+    throw McpProtocolError.invalidRequestMeta(
+      `"_meta" needs "${CLIENT_CAPABILITIES_META}" as an object`,
+    );
+  }
+  const logLevel = meta[LOG_LEVEL_META];
+  if (
+    logLevel !== undefined &&
+    (typeof logLevel !== 'string' || !LOG_LEVELS.has(logLevel))
+  ) {
+    throw McpProtocolError.invalidRequestMeta(
+      `"${LOG_LEVEL_META}" must be one of ${[...LOG_LEVELS].join(', ')}`,
+    );
+  }
+  if (!MODERN_PROTOCOL_VERSIONS.includes(version)) {
+    throw McpProtocolError.unsupportedProtocolVersion(
+      version,
+      SPOKEN_PROTOCOL_VERSIONS,
+      SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+        ? `${version} is negotiated by initialize, not named per request; per request: ${MODERN_PROTOCOL_VERSIONS.join(', ')}`
+        : `supported: ${SPOKEN_PROTOCOL_VERSIONS.join(', ')}`,
+    );
+  }
+  return {
+    protocolVersion: version,
+    clientCapabilities: capabilities,
+    ...(logLevel === undefined ? {} : { logLevel }),
+  };
+}

@@ -1,0 +1,159 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { JsonRpcRequest } from '../json-rpc/json-rpc.types';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import { checkRequestHeaders } from './request-headers';
+
+const call: JsonRpcRequest = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'orders_create', arguments: {} },
+};
+const list: JsonRpcRequest = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+const HEADERS: IncomingHttpHeaders = {
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'orders_create',
+};
+const base64 = (text: string) =>
+  `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+
+function mismatch(
+  headers: IncomingHttpHeaders,
+  request: JsonRpcRequest = call,
+): string {
+  try {
+    checkRequestHeaders(headers, request, '2026-07-28');
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpProtocolError);
+    expect((error as McpProtocolError).rpcCode).toBe(-32020);
+    expect((error as McpProtocolError).code).toBe('PROTOCOLS_VALIDATION_006');
+    return (error as McpProtocolError).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(headers)}`);
+}
+
+const accepts = (headers: IncomingHttpHeaders, request = call) =>
+  expect(() =>
+    checkRequestHeaders(headers, request, '2026-07-28'),
+  ).not.toThrow();
+
+describe('checkRequestHeaders', () => {
+  it('accepts headers that match the body', () => {
+    accepts(HEADERS);
+    accepts(
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      list,
+    );
+  });
+
+  it.each([
+    ['plain', 'orders_create'],
+    ['encoded', base64('orders_create')],
+    ['surrounded by spaces and tabs', ' \torders_create\t '],
+  ])('accepts an Mcp-Name that is %s', (_case, name) => {
+    accepts({ ...HEADERS, 'mcp-name': name });
+  });
+
+  it('compares an encoded name with a name that is not plain ASCII', () => {
+    const named: JsonRpcRequest = { ...call, params: { name: 'bestellung_ä' } };
+    accepts({ ...HEADERS, 'mcp-name': base64('bestellung_ä') }, named);
+    mismatch({ ...HEADERS, 'mcp-name': base64('bestellung_a') }, named);
+  });
+
+  it('needs no Mcp-Name on other methods, nor on a tools/call without a name', () => {
+    accepts(
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      list,
+    );
+    const nameless = { ...call, params: { arguments: {} } };
+    accepts(
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' },
+      nameless,
+    );
+    mismatch({ ...HEADERS }, nameless);
+  });
+
+  it.each<[string, IncomingHttpHeaders, RegExp]>([
+    [
+      'MCP-Protocol-Version missing',
+      { ...HEADERS, 'mcp-protocol-version': undefined },
+      /MCP-Protocol-Version header is missing/,
+    ],
+    [
+      'MCP-Protocol-Version naming another version',
+      { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
+      /MCP-Protocol-Version/,
+    ],
+    [
+      'Mcp-Method missing',
+      { ...HEADERS, 'mcp-method': undefined },
+      /Mcp-Method header is missing/,
+    ],
+    [
+      'Mcp-Method in other letter case',
+      { ...HEADERS, 'mcp-method': 'Tools/Call' },
+      /Mcp-Method/,
+    ],
+    [
+      'Mcp-Method sent twice',
+      { ...HEADERS, 'mcp-method': 'tools/call, tools/call' },
+      /Mcp-Method/,
+    ],
+    [
+      'Mcp-Name missing',
+      { ...HEADERS, 'mcp-name': undefined },
+      /Mcp-Name header is missing/,
+    ],
+    [
+      'Mcp-Name naming another tool',
+      { ...HEADERS, 'mcp-name': 'orders_list' },
+      /Mcp-Name/,
+    ],
+    [
+      'Mcp-Name encoding another tool',
+      { ...HEADERS, 'mcp-name': base64('orders_list') },
+      /Mcp-Name/,
+    ],
+    [
+      'the sentinel in other letter case',
+      {
+        ...HEADERS,
+        'mcp-name': base64('orders_create').replace('base64', 'BASE64'),
+      },
+      /Mcp-Name/,
+    ],
+    [
+      'an encoded value that is not base64',
+      { ...HEADERS, 'mcp-name': '=?base64?b3Jk*XJz?=' },
+      /not base64/,
+    ],
+    [
+      'an encoded value with the wrong padding',
+      { ...HEADERS, 'mcp-name': '=?base64?b3JkZXJz=?=' },
+      /not base64/,
+    ],
+    [
+      'an encoded value that is not UTF-8',
+      {
+        ...HEADERS,
+        'mcp-name': `=?base64?${Buffer.from([0xff, 0xfe]).toString('base64')}?=`,
+      },
+      /not base64 of UTF-8/,
+    ],
+    [
+      'a plain value with characters outside visible ASCII',
+      { ...HEADERS, 'mcp-name': 'orders_créate' },
+      /encode it/,
+    ],
+  ])('refuses %s with -32020', (_case, headers, reason) => {
+    expect(mismatch(headers)).toMatch(reason);
+  });
+
+  it('checks MCP-Protocol-Version first, then Mcp-Method, then Mcp-Name', () => {
+    expect(mismatch({})).toMatch(/MCP-Protocol-Version/);
+    expect(mismatch({ 'mcp-protocol-version': '2026-07-28' })).toMatch(
+      /Mcp-Method/,
+    );
+  });
+});

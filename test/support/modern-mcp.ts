@@ -1,0 +1,78 @@
+import type { HeaderMap, RpcBody } from './json-rpc-shapes';
+
+/** Protocol revision 2026-07-28: what its requests carry and how they are posted. */
+export const MODERN_VERSION = '2026-07-28';
+export const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+
+export const MODERN_META: Readonly<Record<string, unknown>> = {
+  [VERSION_KEY]: MODERN_VERSION,
+  [CAPABILITIES_KEY]: {},
+  'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1.0.0' },
+};
+
+export interface RpcMessage {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** A 2026 request: `params._meta` is `meta` (the full envelope by default). */
+export function modernRequest(
+  id: string | number,
+  method: string,
+  params: Readonly<Record<string, unknown>> = {},
+  meta: Readonly<Record<string, unknown>> = MODERN_META,
+): RpcMessage {
+  return { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
+}
+
+/** The headers a conforming client sends with `message`. */
+export function modernHeaders(message: RpcMessage): Record<string, string> {
+  const { name } = message.params;
+  return {
+    'MCP-Protocol-Version': MODERN_VERSION,
+    'Mcp-Method': message.method,
+    ...(message.method === 'tools/call' && typeof name === 'string'
+      ? { 'Mcp-Name': name }
+      : {}),
+  };
+}
+
+export interface McpReply {
+  readonly status: number;
+  readonly text: string;
+  header(name: string): string | undefined;
+  json(): RpcBody;
+}
+
+/** POSTs `body` as JSON to `<baseUrl>/mcp` with exactly `headers` (plus Content-Type). */
+export async function postMcp(
+  baseUrl: string,
+  body: unknown,
+  headers: HeaderMap,
+): Promise<McpReply> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    text,
+    header: (name) => response.headers.get(name) ?? undefined,
+    json: () => JSON.parse(text) as RpcBody,
+  };
+}
+
+/** POSTs a 2026 request with the headers a conforming client sends, plus `extra`. */
+export function postModern(
+  baseUrl: string,
+  message: RpcMessage,
+  extra: HeaderMap = {},
+): Promise<McpReply> {
+  return postMcp(baseUrl, message, { ...modernHeaders(message), ...extra });
+}
