@@ -595,8 +595,14 @@ describe('MCP 2026-07-28 without a carrier: the dispatcher alone, as stdio calls
   beforeAll(async () => {
     running = await startSampleApp();
     const dispatcher = running.app.get(McpDispatcher);
-    dispatch = (message) =>
-      dispatcher.dispatch(message, { headers: {}, locale: 'zh-CN' });
+    // As a transport writes the answer, read back.
+    dispatch = async (message) => {
+      const answer = await dispatcher.dispatch(message, {
+        headers: {},
+        locale: 'zh-CN',
+      });
+      return answer && (JSON.parse(JSON.stringify(answer)) as typeof answer);
+    };
   });
   afterAll(() => running?.close());
 

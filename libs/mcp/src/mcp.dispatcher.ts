@@ -1,11 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OperationInvoker, OperationMessages } from '@nestops/operations';
+import {
+  OperationInvoker,
+  OperationMessages,
+  resultJson,
+} from '@nestops/operations';
 import { idOf, readEnvelope } from './json-rpc/json-rpc-envelope';
 import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from './json-rpc/json-rpc.types';
 import { McpProtocolError } from './json-rpc/mcp-protocol.error';
+import { RawJson } from './json-rpc/raw-json';
 import {
   protocolEraOf,
   readRequestMeta,
@@ -80,6 +85,11 @@ interface ModernResult {
  */
 @Injectable()
 export class McpDispatcher {
+  /** Prepared `tools/list` results, by era and language. */
+  private readonly toolLists = new Map<string, RawJson>();
+  /** The `_meta` of every 2026 result, as JSON text. */
+  private modernMeta?: string;
+
   constructor(
     private readonly catalogue: McpToolCatalogue,
     private readonly invoker: OperationInvoker,
@@ -124,7 +134,7 @@ export class McpDispatcher {
       case 'ping':
         return {};
       case 'tools/list':
-        return { tools: this.catalogue.tools(this.localeOf(caller)) };
+        return this.toolList('legacy', this.localeOf(caller));
       case 'tools/call':
         return this.callTool(params, caller, false);
       default:
@@ -141,7 +151,7 @@ export class McpDispatcher {
     request: JsonRpcRequest,
     caller: McpCallerContext,
     carrier: McpCarrierRules,
-  ): Promise<ModernResult> {
+  ): Promise<unknown> {
     const params: Params = request.params ?? {};
     const meta = readRequestMeta(params);
     carrier.check?.(request, meta.protocolVersion);
@@ -149,15 +159,48 @@ export class McpDispatcher {
       case 'server/discover':
         return this.discover();
       case 'tools/list':
-        return this.modern({
-          tools: this.catalogue.toolsByName(this.localeOf(caller)),
-          ...this.cacheHints(this.catalogue.isSameInEveryLanguage()),
-        });
+        return this.toolList('modern', this.localeOf(caller));
       case 'tools/call':
-        return this.modern(await this.callTool(params, caller, true));
+        return this.modernCall(await this.callTool(params, caller, true));
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
+  }
+
+  /**
+   * The `tools/list` result of an era in a language, written once and then
+   * sent as prepared text: only the response's `id` differs per request.
+   */
+  private toolList(era: 'legacy' | 'modern', locale: string): RawJson {
+    const key = `${era}:${locale}`;
+    let prepared = this.toolLists.get(key);
+    if (!prepared) {
+      prepared = new RawJson(
+        JSON.stringify(
+          era === 'legacy'
+            ? { tools: this.catalogue.tools(locale) }
+            : this.modern({
+                tools: this.catalogue.toolsByName(locale),
+                ...this.cacheHints(this.catalogue.isSameInEveryLanguage()),
+              }),
+        ),
+      );
+      this.toolLists.set(key, prepared);
+    }
+    return prepared;
+  }
+
+  /** A 2026 `tools/call` result: a success's prepared text, or a failure. */
+  private modernCall(result: ToolCallResult | RawJson): unknown {
+    if (!(result instanceof RawJson)) {
+      return this.modern(result);
+    }
+    this.modernMeta ??= JSON.stringify(this.modern({})._meta);
+    return RawJson.wrap(
+      result.text,
+      '"resultType":"complete"',
+      `"_meta":${this.modernMeta}`,
+    );
   }
 
   private discover(): ModernResult {
@@ -225,7 +268,7 @@ export class McpDispatcher {
     params: Params,
     caller: McpCallerContext,
     anyStructured: boolean,
-  ): Promise<ToolCallResult> {
+  ): Promise<ToolCallResult | RawJson> {
     const name = params.name;
     if (typeof name !== 'string') {
       throw McpProtocolError.missingToolName();
@@ -259,13 +302,15 @@ export class McpDispatcher {
         isError: true,
       };
     }
+    // The result's JSON text, written once, is both the text content and
+    // the structured content.
     const { value } = result;
+    const json = resultJson(value);
     const structured = anyStructured
       ? value !== undefined
       : typeof value === 'object' && value !== null && !Array.isArray(value);
-    return {
-      content: [{ type: 'text', text: JSON.stringify(value) }],
-      ...(structured ? { structuredContent: value } : {}),
-    };
+    return new RawJson(
+      `{"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured ? `,"structuredContent":${json}` : ''}}`,
+    );
   }
 }

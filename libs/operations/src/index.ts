@@ -25,6 +25,7 @@ export type {
   InvocationOptions,
   InvocationResult,
 } from './invocation/invocation-options.interface';
+export { resultJson } from './invocation/output-contract';
 export { AllowRawText } from './invocation/allow-raw-text.decorator';
 export { INPUT_LIMITS } from './invocation/input-limits';
 export type { InputLimits } from './invocation/input-limits';

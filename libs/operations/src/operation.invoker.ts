@@ -7,6 +7,8 @@ import {
 import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard';
 import { toOperationFailure } from './errors/failure.mapper';
 import { OperationFailure, operationFailure } from './errors/operation-failure';
+import { CallAbort } from './invocation/call-abort';
+import { installValidationMetadataCache } from './invocation/validation-metadata-cache';
 import { startCallTimeout } from './invocation/call-timeout';
 import { sanitizeInput } from './invocation/input.sanitizer';
 import { resultOf } from './invocation/call-result';
@@ -74,18 +76,12 @@ export class OperationInvoker implements OnApplicationBootstrap {
   ): Promise<InvocationResult> {
     const operation = this.prepare(operationId);
     const correlationId = correlationIdOf(options.headers);
-    const abort = new AbortController();
+    const abort = new CallAbort();
     const deadline =
       options.timeout !== undefined
         ? new Date(Date.now() + options.timeout)
         : undefined;
-    const call = this.run(
-      operation,
-      options,
-      correlationId,
-      abort.signal,
-      deadline,
-    );
+    const call = this.run(operation, options, correlationId, abort, deadline);
     const timeout =
       options.timeout === undefined
         ? undefined
@@ -101,7 +97,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
     operation: PreparedOperation,
     options: InvocationOptions,
     correlationId: string,
-    signal: AbortSignal,
+    abort: CallAbort,
     deadline: Date | undefined,
   ): Promise<InvocationResult> {
     try {
@@ -123,7 +119,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
             operation.definition,
             options,
             correlationId,
-            signal,
+            abort,
             deadline,
             locale,
           ),
@@ -132,14 +128,14 @@ export class OperationInvoker implements OnApplicationBootstrap {
       const value = await handler(request, new OperationResponse());
       return {
         ok: true,
-        value: resultOf(request, operation.definition, value),
+        value: resultOf(request, operation.definition, value).value,
       };
     } catch (error) {
       const failure = toOperationFailure(error);
       if (failure) {
         return fail(failure);
       }
-      if (signal.aborted && error === signal.reason) {
+      if (abort.isReason(error)) {
         // Given up at its deadline, and answered so already.
         return fail(
           operationFailure('INTERNAL_TIMEOUT_001', {
@@ -180,6 +176,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
   private pipelineServices(): PipelineServices {
     if (!this.services) {
       assertNestInternals(this.contextCreator, this.moduleRef, this.config);
+      installValidationMetadataCache();
       this.services = {
         contextCreator: this.contextCreator,
         pipes: nestPipesOf(this.contextCreator),

@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { carrierHeaders, type TestHeaders } from '@nestops/operations/testing';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import { resultValue } from '../json-rpc/raw-json';
 import { McpDispatcher, type McpCallerContext } from '../mcp.dispatcher';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface';
 
@@ -105,7 +106,12 @@ export class McpTestClient {
    * Sends any message as it would arrive in a POST body, and returns the
    * JSON-RPC answer, or undefined when none is due (notifications).
    */
-  send(message: unknown): Promise<JsonRpcResponse | undefined> {
-    return this.dispatcher.dispatch(message, { headers: this.headers });
+  async send(message: unknown): Promise<JsonRpcResponse | undefined> {
+    const response = await this.dispatcher.dispatch(message, {
+      headers: this.headers,
+    });
+    return response && 'result' in response
+      ? { ...response, result: resultValue(response.result) }
+      : response;
   }
 }

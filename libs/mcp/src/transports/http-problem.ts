@@ -26,6 +26,19 @@ export function sendJson(
   send(res, status, 'application/json', payload);
 }
 
+/** Answers with JSON already written. */
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  body: string,
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
 function send(
   res: ServerResponse,
   status: number,

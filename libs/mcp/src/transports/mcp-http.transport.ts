@@ -17,7 +17,8 @@ import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals';
 import { ConnectionDrain } from '../shutdown/connection-drain';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue';
 import { connectionTurn } from './connection-turn';
-import { sendJson, sendProblem } from './http-problem';
+import { sendJson, sendJsonText, sendProblem } from './http-problem';
+import { stringifyRpc } from '../json-rpc/raw-json';
 import { JsonRpcAnswerer } from './json-rpc.answerer';
 import { isOriginAllowed } from './origin.policy';
 import { OuterAuthenticator } from './outer-authenticator';
@@ -25,8 +26,8 @@ import { checkRequestHeaders } from './request-headers';
 import {
   BodyRequest,
   BodyTooLargeError,
+  bodyMessage,
   bodyReader,
-  bodyText,
   isJsonRequest,
   Next,
 } from './request-body.reader';
@@ -168,7 +169,7 @@ export class McpHttpTransport
     }
     let message: unknown;
     try {
-      message = parseJson(await bodyText(req, this.settings.maxBodySize));
+      message = await bodyMessage(req, this.settings.maxBodySize);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         return this.tooLarge(res);
@@ -205,7 +206,7 @@ export class McpHttpTransport
       res.writeHead(answer.status).end();
       return;
     }
-    sendJson(res, answer.status, answer.body);
+    sendJsonText(res, answer.status, stringifyRpc(answer.body));
   }
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */
@@ -240,13 +241,5 @@ export class McpHttpTransport
     } catch {
       return this.moduleRef.create(type);
     }
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw McpProtocolError.parse();
   }
 }

@@ -1,6 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import { stringifyRpc } from '../json-rpc/raw-json';
 import type { McpCallerContext, McpDispatcher } from '../mcp.dispatcher';
 import { JsonRpcAnswerer } from './json-rpc.answerer';
 
@@ -22,8 +24,8 @@ export interface McpStdioSessionOptions {
  * A JSON text with every non-ASCII UTF-16 code unit escaped as `\uXXXX`, so
  * that it survives any console code page.
  */
-export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(
+export function asciiJson(text: string): string {
+  return text.replace(
     /[\u0080-\uffff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
@@ -157,7 +159,7 @@ export class McpStdioSession {
     }
   }
 
-  private write(body: unknown): void {
-    this.options.output.write(`${asciiJson(body)}\n`);
+  private write(body: JsonRpcResponse | readonly JsonRpcResponse[]): void {
+    this.options.output.write(`${asciiJson(stringifyRpc(body))}\n`);
   }
 }

@@ -1,11 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
 
-const RAW_BODY = Symbol('mcp:raw-body');
+/** The parsed body, as `bodyReader` left it: one store on the request. */
+const BODY = Symbol('mcp:body');
+/** A body that is not JSON. */
+const NOT_JSON = Symbol('mcp:not-json');
 
 /** A request as Express hands it over, with what the body reader adds. */
 export type BodyRequest = IncomingMessage & {
   body?: unknown;
-  [RAW_BODY]?: string;
+  [BODY]?: unknown;
 };
 export type Next = (error?: unknown) => void;
 
@@ -16,16 +20,16 @@ export function isJsonRequest(req: IncomingMessage): boolean {
 }
 
 /**
- * Express middleware that reads a JSON body up to `limit` bytes, keeps its
- * text for the endpoint and leaves the parsed value in `req.body`, so the
- * app's own body parser (and its limit) skip this request.
+ * Express middleware that reads a JSON body up to `limit` bytes and parses
+ * it once for the endpoint; the stream is then finished, so the app's own
+ * body parser (and its limit) skip this request.
  */
 export function bodyReader(
   limit: number,
   tooLarge: (res: ServerResponse) => void,
 ): (req: BodyRequest, res: ServerResponse, next: Next) => void {
   return (req, res, next) => {
-    if (!isJsonRequest(req) || RAW_BODY in req) {
+    if (!isJsonRequest(req) || BODY in req) {
       return next();
     }
     if (Number(req.headers['content-length'] ?? 0) > limit) {
@@ -33,8 +37,7 @@ export function bodyReader(
     }
     readBody(req, limit).then(
       (text) => {
-        req[RAW_BODY] = text;
-        req.body = parseOrUndefined(text);
+        req[BODY] = parse(text);
         next();
       },
       (error: unknown) =>
@@ -44,20 +47,26 @@ export function bodyReader(
 }
 
 /**
- * The body text of a request: what `bodyReader` kept, else the stream read
- * now, else (another parser consumed the stream) `req.body` re-serialised.
+ * The JSON-RPC content of a request: what `bodyReader` parsed, else the
+ * stream read and parsed now, else (another parser consumed the stream)
+ * `req.body`. Throws `-32700` for a body that is not JSON.
  */
-export async function bodyText(
+export async function bodyMessage(
   req: BodyRequest,
   limit: number,
-): Promise<string> {
-  if (req[RAW_BODY] !== undefined) {
-    return req[RAW_BODY];
+): Promise<unknown> {
+  const message =
+    BODY in req
+      ? req[BODY]
+      : !req.readableEnded
+        ? parse(await readBody(req, limit))
+        : req.body === undefined
+          ? NOT_JSON
+          : req.body;
+  if (message === NOT_JSON) {
+    throw McpProtocolError.parse();
   }
-  if (!req.readableEnded) {
-    return readBody(req, limit);
-  }
-  return req.body === undefined ? '' : JSON.stringify(req.body);
+  return message;
 }
 
 /** Reads a request body up to `limit` bytes, as UTF-8 text. */
@@ -81,10 +90,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-function parseOrUndefined(text: string): unknown {
+function parse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    return NOT_JSON;
   }
 }

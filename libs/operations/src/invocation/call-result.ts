@@ -1,11 +1,11 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { getInvocationContext } from './get-invocation-context';
-import { serializeResult } from './output-contract';
+import { type SerializedResult, serializeResult } from './output-contract';
 
 /** Per call request: the last result serialised, and what it became. */
 const serialized = new WeakMap<
   object,
-  { readonly value: unknown; readonly result: unknown }
+  { readonly value: unknown; readonly result: SerializedResult }
 >();
 
 /**
@@ -28,7 +28,7 @@ export function serializeCallResult(
     return value;
   }
   const request = context.switchToHttp().getRequest<object>();
-  return resultOf(request, invocation.operation, value);
+  return resultOf(request, invocation.operation, value).value;
 }
 
 /** `value` serialised for the call of `request`, once. */
@@ -36,7 +36,7 @@ export function resultOf(
   request: object,
   definition: Parameters<typeof serializeResult>[0],
   value: unknown,
-): unknown {
+): SerializedResult {
   const done = serialized.get(request);
   if (done && done.value === value) {
     return done.result;

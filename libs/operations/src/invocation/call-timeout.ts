@@ -15,7 +15,7 @@ export interface CallTimeout {
 /** Starts the timeout of a call, `ms` milliseconds long, however long that is. */
 export function startCallTimeout(
   ms: number,
-  abort: AbortController,
+  abort: Pick<AbortController, 'abort'>,
   operationId: string,
 ): CallTimeout {
   let timer: NodeJS.Timeout | undefined;

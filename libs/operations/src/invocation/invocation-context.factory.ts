@@ -4,6 +4,7 @@ import { libraryViolation } from '../i18n/library-messages';
 import type { OperationDefinition } from '../interfaces/operation-definition.interface';
 import type { InvocationContext } from './invocation-context.interface';
 import type { InvocationOptions } from './invocation-options.interface';
+import type { CallAbort } from './call-abort';
 import type { OperationRequest } from './operation-request';
 import { isTenantId } from './tenant-id';
 
@@ -26,7 +27,7 @@ export function createInvocationContext(
   operation: OperationDefinition,
   options: InvocationOptions,
   correlationId: string,
-  signal: AbortSignal,
+  abort: CallAbort,
   deadline: Date | undefined,
   locale: string,
 ): InvocationContext {
@@ -47,7 +48,9 @@ export function createInvocationContext(
     correlationId,
     locale,
     deadline,
-    signal,
+    get signal() {
+      return abort.signal;
+    },
   });
 }
 

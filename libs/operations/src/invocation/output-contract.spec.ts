@@ -2,7 +2,11 @@ import { Exclude, Expose } from 'class-transformer';
 import { IsDateString, IsInt, IsOptional, IsString } from 'class-validator';
 import type { OperationDefinition } from '../interfaces/operation-definition.interface';
 import { OperationSchemaFactory } from '../schema/operation-schema.factory';
-import { resultSerializerOf, serializeResult } from './output-contract';
+import {
+  resultJson,
+  resultSerializerOf,
+  serializeResult,
+} from './output-contract';
 import { OutputContractError } from './output-contract.error';
 
 class MemberDto {
@@ -50,11 +54,14 @@ describe('serializeResult with an output DTO', () => {
   const members = definition(true);
 
   it("serialises a class instance with class-transformer, then keeps the DTO's properties, as JSON", () => {
-    expect(serializeResult(members, new MemberEntity())).toEqual({
+    const { value, json } = serializeResult(members, new MemberEntity());
+    expect(value).toEqual({
       id: 4,
       fullName: 'Grace Hopper',
       joinedAt: '2024-05-01T10:00:00.000Z',
     });
+    expect(json).toBe(JSON.stringify(value));
+    expect(resultJson(value)).toBe(json);
   });
 
   it.each([
@@ -91,15 +98,41 @@ describe('serializeResult without an output DTO', () => {
   const free = definition(false);
 
   it('serialises with class-transformer and keeps everything else', () => {
-    expect(serializeResult(free, new MemberEntity())).toMatchObject({
+    expect(serializeResult(free, new MemberEntity()).value).toMatchObject({
       id: 4,
       passwordHash: 'hash',
       fullName: 'Grace Hopper',
     });
-    expect(serializeResult(free, { a: 1 })).toEqual({ a: 1 });
+    expect(serializeResult(free, { a: 1 })).toEqual({
+      value: { a: 1 },
+      json: '{"a":1}',
+    });
   });
 
   it('answers undefined with null', () => {
-    expect(serializeResult(free, undefined)).toBeNull();
+    expect(serializeResult(free, undefined)).toEqual({
+      value: null,
+      json: 'null',
+    });
+  });
+
+  it('skips class-transformer only for plain data, which it would copy unchanged', () => {
+    const plain = { items: [{ id: 1, tags: ['a'], note: undefined }], n: null };
+    expect(serializeResult(free, plain).value).toBe(plain);
+    class Box {
+      constructor(readonly at = new Date(0)) {}
+    }
+    for (const value of [new Box(), { nested: new Box() }, [new Date(0)]]) {
+      expect(serializeResult(free, value).value).not.toBe(value);
+    }
+    const withToJson = { toJSON: () => 'x' };
+    expect(serializeResult(free, withToJson).value).not.toBe(withToJson);
+  });
+
+  it('writes each result once and hands its text to the carrier', () => {
+    const { value, json } = serializeResult(free, { a: [1, 2] });
+    expect(resultJson(value)).toBe(json);
+    expect(resultJson('text')).toBe('"text"');
+    expect(resultJson(undefined)).toBe('null');
   });
 });

@@ -5,10 +5,43 @@ import { OutputContractError } from './output-contract.error';
 import { compileSchemaCheck } from './output-schema.check';
 import { compileOutputShape } from './output-shaper';
 
-/** Turns what an operation's method returned into the value a carrier sends. */
-export type ResultSerializer = (value: unknown) => unknown;
+/** A result as a carrier sends it: the JSON value, and its JSON text. */
+export interface SerializedResult {
+  readonly value: unknown;
+  /** `value` as JSON text, written once: carriers send it as it is. */
+  readonly json: string;
+}
+
+/** Turns what an operation's method returned into what a carrier sends. */
+export type ResultSerializer = (value: unknown) => SerializedResult;
 
 const serializers = new WeakMap<OperationDefinition, ResultSerializer>();
+/** The JSON text of each object result, as its serializer wrote it. */
+const texts = new WeakMap<object, string>();
+
+/**
+ * The JSON text of a value an operation call returned (an
+ * `InvocationResult`'s `value`): the text written when the result was
+ * serialised, so a carrier sends it without serialising it again.
+ *
+ * @publicApi
+ */
+export function resultJson(value: unknown): string {
+  return (
+    (typeof value === 'object' && value !== null
+      ? texts.get(value)
+      : undefined) ??
+    JSON.stringify(value) ??
+    'null'
+  );
+}
+
+function serialized(value: unknown, json: string): SerializedResult {
+  if (typeof value === 'object' && value !== null) {
+    texts.set(value, json);
+  }
+  return { value, json };
+}
 
 /**
  * The result serializer of an operation, compiled on first use (at
@@ -37,12 +70,71 @@ export function resultSerializerOf(
 export function serializeResult(
   definition: OperationDefinition,
   value: unknown,
-): unknown {
+): SerializedResult {
   return resultSerializerOf(definition)(value);
 }
 
-function serializeWithClassTransformer(value: unknown): unknown {
-  return value === undefined ? null : instanceToPlain(value);
+const NULL_RESULT: SerializedResult = Object.freeze({
+  value: null,
+  json: 'null',
+});
+
+function serializeWithClassTransformer(value: unknown): SerializedResult {
+  if (value === undefined) {
+    return NULL_RESULT;
+  }
+  const plain = toPlain(value);
+  return serialized(plain, JSON.stringify(plain) ?? 'null');
+}
+
+/**
+ * class-transformer's `instanceToPlain`, skipped for a value that is
+ * already plain JSON data (what it would copy unchanged): it is the
+ * costliest step of a small call.
+ */
+function toPlain(value: unknown): unknown {
+  return isPlainData(value, 0) ? value : instanceToPlain(value);
+}
+
+/** Deeper than this, class-transformer decides. */
+const PLAIN_DEPTH = 32;
+
+/**
+ * Strings, numbers, booleans, null and undefined, in arrays and objects
+ * whose prototype is `Object.prototype` or null: nothing class-transformer
+ * would change, nothing with a `toJSON` or a class of its own.
+ */
+function isPlainData(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) {
+    return true;
+  }
+  if (depth >= PLAIN_DEPTH) {
+    return false;
+  }
+  if (Array.isArray(value)) {
+    return value.every((item) => isPlainData(item, depth + 1));
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    return false;
+  }
+  for (const key in value) {
+    if (!isPlainData((value as Record<string, unknown>)[key], depth + 1)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function outputContract(
@@ -61,22 +153,18 @@ function outputContract(
     if (value === undefined || value === null) {
       throw fail(`it returned ${String(value)}`);
     }
-    let result: unknown;
+    let json: string | undefined;
     try {
-      result = asJson(shape(instanceToPlain(value)));
+      json = JSON.stringify(shape(toPlain(value)));
     } catch (error) {
       throw fail(`it cannot be written as JSON (${String(error)})`);
     }
+    // The value as a carrier sends it: what `JSON.stringify` wrote, read back.
+    const result: unknown = json === undefined ? undefined : JSON.parse(json);
     const problem = check(result);
     if (problem !== undefined) {
       throw fail(problem);
     }
-    return result;
+    return serialized(result, json ?? 'null');
   };
-}
-
-// The value as a carrier sends it: what `JSON.stringify` writes, read back.
-function asJson(value: unknown): unknown {
-  const text = JSON.stringify(value);
-  return text === undefined ? undefined : JSON.parse(text);
 }

@@ -535,3 +535,35 @@ describe('OperationSchemaFactory', () => {
     });
   });
 });
+
+describe('OperationSchemaFactory with many DTO classes', () => {
+  it('compares each class with its own ancestors only: generation grows linearly', () => {
+    let comparisons = 0;
+    // Counts every `x instanceof Rule` class-validator-jsonschema evaluates.
+    class Rule {
+      static [Symbol.hasInstance](value: unknown): boolean {
+        comparisons++;
+        return Function.prototype[Symbol.hasInstance].call(this, value);
+      }
+    }
+    IsString()(Rule.prototype, 'base');
+    const classes = Array.from({ length: 300 }, (_, index) => {
+      const dto = {
+        [`ManyDto${index}`]: class extends Rule {},
+      }[`ManyDto${index}`];
+      IsInt()(dto.prototype, 'a');
+      Min(index)(dto.prototype, 'a');
+      return dto;
+    });
+    const factory = new OperationSchemaFactory();
+    comparisons = 0;
+    for (const dto of classes) {
+      expect(factory.create(dto)?.properties).toEqual({
+        a: { type: 'integer', minimum: classes.indexOf(dto) },
+        base: { type: 'string' },
+      });
+    }
+    // All the app's rules at once: about 300 x 601 comparisons.
+    expect(comparisons).toBeLessThan(10 * classes.length);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
 import { ContractError } from '../errors/contract.error';
 import {
   AMBIGUOUS_DTO_NAME,
@@ -14,25 +14,46 @@ import { SCHEMA_CONVERTERS } from './schema-converters';
 
 const DEFS = '#/$defs/';
 
+type Metadata = ReturnType<
+  ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']
+>[number];
+
 /**
  * Turns class-validator DTOs into self-contained JSON Schema 2020-12
  * documents: every referenced DTO is placed under the schema's own `$defs`,
  * and objects reject unknown properties, as validation does.
  */
 export class OperationSchemaFactory {
-  private readonly definitions: Record<string, JsonSchema>;
+  /** Each class's own rules, with custom constraints named. */
+  private readonly own = new Map<Function, Metadata[]>();
+  /** The validated classes by name (one of them, where names repeat). */
+  private readonly byName = new Map<string, Function>();
   /** Class names that more than one validated class has. */
-  private readonly ambiguousNames: ReadonlySet<string>;
+  private readonly ambiguousNames = new Set<string>();
+  /** Schemas generated so far, by class name. */
+  private readonly definitions = new Map<string, JsonSchema | undefined>();
 
   constructor() {
     const storage = getMetadataStorage();
-    this.definitions = validationMetadatasToSchemas({
-      classValidatorMetadataStorage: storage,
-      classTransformerMetadataStorage: defaultMetadataStorage,
-      refPointerPrefix: DEFS,
-      additionalConverters: SCHEMA_CONVERTERS,
-    }) as Record<string, JsonSchema>;
-    this.ambiguousNames = ambiguousClassNames(storage);
+    const registered = (
+      storage as unknown as {
+        validationMetadatas?: Map<Function | string, Metadata[]>;
+      }
+    ).validationMetadatas;
+    for (const [target, metadatas] of registered ?? []) {
+      if (typeof target !== 'function') {
+        continue;
+      }
+      this.own.set(
+        target,
+        metadatas.map((metadata) => withConstraintName(storage, metadata)),
+      );
+      const other = this.byName.get(target.name);
+      if (other && other !== target) {
+        this.ambiguousNames.add(target.name);
+      }
+      this.byName.set(target.name, target);
+    }
   }
 
   /**
@@ -40,7 +61,7 @@ export class OperationSchemaFactory {
    * metadata. `usedBy` names the user for error messages.
    */
   create(type: Type<unknown>, usedBy = type.name): JsonSchema | undefined {
-    const root = this.definitions[type.name];
+    const root = this.definition(type.name);
     if (!root) {
       return undefined;
     }
@@ -66,6 +87,40 @@ export class OperationSchemaFactory {
     return deepFreeze(schema);
   }
 
+  /**
+   * The JSON Schema of the class named `name`, generated on first use from
+   * its own rules and its ancestors' only, so generating every DTO's schema
+   * is linear in their number (handing class-validator-jsonschema every
+   * rule of the app at once compares each class with every rule).
+   */
+  private definition(name: string): JsonSchema | undefined {
+    if (!this.definitions.has(name)) {
+      const type = this.byName.get(name);
+      this.definitions.set(name, type && this.generate(type));
+    }
+    return this.definitions.get(name);
+  }
+
+  private generate(type: Function): JsonSchema | undefined {
+    const metadatas: Metadata[] = [];
+    for (
+      let target: unknown = type;
+      typeof target === 'function' && target !== Function.prototype;
+      target = Object.getPrototypeOf(target)
+    ) {
+      // Copies: class-validator-jsonschema renames properties in place.
+      for (const metadata of this.own.get(target) ?? []) {
+        metadatas.push({ ...metadata });
+      }
+    }
+    const schemas = validationMetadataArrayToSchemas(metadatas, {
+      classTransformerMetadataStorage: defaultMetadataStorage,
+      refPointerPrefix: DEFS,
+      additionalConverters: SCHEMA_CONVERTERS,
+    }) as Record<string, JsonSchema>;
+    return Object.hasOwn(schemas, type.name) ? schemas[type.name] : undefined;
+  }
+
   private collectReferences(
     node: unknown,
     defs: Record<string, JsonSchema>,
@@ -81,7 +136,7 @@ export class OperationSchemaFactory {
     const ref = node.$ref;
     if (typeof ref === 'string' && ref.startsWith(DEFS)) {
       const name = ref.slice(DEFS.length);
-      const target = this.definitions[name];
+      const target = this.definition(name);
       if (!target) {
         throw new ContractError(
           UNRESOLVED_SCHEMA_REF,
@@ -99,23 +154,18 @@ export class OperationSchemaFactory {
   }
 }
 
-function ambiguousClassNames(storage: object): ReadonlySet<string> {
-  const metadatas = (
-    storage as { validationMetadatas?: Map<Function, unknown> }
-  ).validationMetadatas;
-  const seen = new Map<string, Function>();
-  const ambiguous = new Set<string>();
-  for (const target of metadatas?.keys() ?? []) {
-    if (typeof target !== 'function') {
-      continue;
-    }
-    const other = seen.get(target.name);
-    if (other && other !== target) {
-      ambiguous.add(target.name);
-    }
-    seen.set(target.name, target);
-  }
-  return ambiguous;
+/**
+ * A rule as class-validator-jsonschema reads it: a custom constraint's rule
+ * carries the constraint's name as its type (as its own loader does).
+ */
+function withConstraintName(
+  storage: ReturnType<typeof getMetadataStorage>,
+  metadata: Metadata,
+): Metadata {
+  const constraint = metadata.constraintCls
+    ? storage.getTargetValidatorConstraints(metadata.constraintCls)[0]
+    : undefined;
+  return constraint ? { ...metadata, type: constraint.name } : { ...metadata };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
