@@ -1,0 +1,217 @@
+// The results of a run as the text printed at its end and as the Markdown of
+// bench/README.md's results part.
+import { machineLine } from './machine.mjs';
+
+const int = (value) => Math.round(value).toLocaleString('en-US');
+const ms = (value, digits = 0) => `${value.toFixed(digits)} ms`;
+const x = (value) => `${value.toFixed(2)}x`;
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const kb = (bytes) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} kB`;
+
+/** `[header, ...rows]` as aligned columns (numbers right-aligned). */
+function columns(table) {
+  const widths = table[0].map((_, i) =>
+    Math.max(...table.map((row) => String(row[i]).length)),
+  );
+  return table
+    .map((row) =>
+      row
+        .map((cell, i) =>
+          i === 0
+            ? String(cell).padEnd(widths[i])
+            : String(cell).padStart(widths[i]),
+        )
+        .join('  '),
+    )
+    .join('\n');
+}
+
+/** `[header, ...rows]` as a Markdown table. */
+function markdownTable(table) {
+  const [header, ...rows] = table;
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+}
+
+function compareTable(compare) {
+  return [
+    ['server', 'req/s', 'p50', 'p99', 'x baseline', 'rounds', 'x (medians)'],
+    ...compare.rows.map((row) => [
+      row.label,
+      int(row.rps),
+      ms(row.p50),
+      ms(row.p99),
+      x(row.ratio),
+      `${row.ratioMin.toFixed(2)}-${row.ratioMax.toFixed(2)}`,
+      x(row.rps / compare.rows[0].rps),
+    ]),
+  ];
+}
+
+function compareHeading(compare) {
+  const length = compare.seconds
+    ? `${compare.warmupSeconds} s warm-up + ${compare.seconds} s`
+    : `${compare.requestsPerRound} requests`;
+  return (
+    `${compare.rounds} rounds (rotated order, each server a fresh process), ` +
+    `${length} at ${compare.connections} connections; medians; ` +
+    `x baseline = median of the rounds' ratios to the first row (their range in "rounds"); ` +
+    `x (medians) = median req/s over the first row's`
+  );
+}
+
+function scaleTable(scale) {
+  const row = (name, pick) => [name, pick(scale.one), pick(scale.many)];
+  const list = (lang, field, format) => (s) => format(s.list[lang][field]);
+  return [
+    [
+      'this library, nestjs-i18n en-US + zh-CN',
+      '1 operation',
+      `${scale.operations} operations`,
+    ],
+    row('startup: NestFactory.create to listening', (s) => ms(s.bootMs)),
+    row('startup: process start to listening', (s) => ms(s.readyMs)),
+    row('startup: spawn to ready (wall)', (s) => ms(s.wallMs)),
+    row('tools/call req/s', (s) => int(s.callRps)),
+    row('tools/call p50 / p99', (s) => `${ms(s.callP50)} / ${ms(s.callP99)}`),
+    ...['en-US', 'zh-CN'].flatMap((lang) => [
+      row(`tools/list ${lang} answer size`, list(lang, 'bytes', kb)),
+      row(`tools/list ${lang} req/s`, list(lang, 'rps', int)),
+      row(
+        `tools/list ${lang} p50 / p99 (${scale.connections} connections)`,
+        (s) => `${ms(s.list[lang].p50)} / ${ms(s.list[lang].p99)}`,
+      ),
+      row(
+        `tools/list ${lang} p50 / p99 (1 connection)`,
+        (s) =>
+          `${ms(s.list[lang].latencyP50, 2)} / ${ms(s.list[lang].latencyP99, 2)}`,
+      ),
+    ]),
+    row('ping req/s', (s) => int(s.pingRps)),
+    row('ping p50 (1 connection)', (s) => ms(s.pingLatencyP50, 2)),
+  ];
+}
+
+function scaleLines(scale) {
+  return [
+    `+${scale.operations - 1} operations: startup +${ms(scale.startupDeltaMs)} ` +
+      `(NestFactory.create to listening; process start to listening +${ms(scale.readyDeltaMs)}), ` +
+      `a call ${x(scale.callRatio)} (median of ${scale.rounds} rounds)`,
+  ];
+}
+
+function otherLines(results) {
+  const lines = [];
+  if (results.stdio)
+    lines.push(
+      `stdio (runCli mcp): ${int(results.stdio.linesPerSecond)} tools/call lines/s ` +
+        `(${int(results.stdio.lines)} pipelined lines in ${results.stdio.seconds.toFixed(2)} s)`,
+    );
+  if (results.memory) {
+    const m = results.memory;
+    lines.push(
+      `RSS (this library, tools/call): at start ${mb(m.atStart.rss)}, after ${int(m.calls[0])} calls ${mb(m.afterFirst.rss)}, ` +
+        `after ${int(m.calls[1])} ${mb(m.afterTotal.rss)} (${x(m.rssRatio)}); ` +
+        `after a forced GC ${mb(m.afterFirst.rssAfterGc)} and ${mb(m.afterTotal.rssAfterGc)} (${x(m.rssAfterGcRatio)})`,
+    );
+  }
+  return lines;
+}
+
+function targetTable(targets) {
+  return [
+    ['target', 'this run', 'met'],
+    ...targets.map((t) => [t.target, t.measured, t.met ? 'met' : 'not met']),
+  ];
+}
+
+function profileLines(profile) {
+  return Object.entries(profile).map(
+    ([name, p]) =>
+      `${name} (${p.file}, ${p.totalMs} ms): ` +
+      p.areas
+        .slice(0, 6)
+        .map((a) => `${a.area} ${a.pct}%`)
+        .join(', ') +
+      '; top functions: ' +
+      p.functions
+        .slice(0, 5)
+        .map((f) => `${f.name} (${f.where}) ${f.pct}%`)
+        .join(', '),
+  );
+}
+
+/** Plain text for the terminal. */
+export function renderText(results) {
+  const parts = [`\n${results.mode} run: ${machineLine(results.machine)}`];
+  if (results.compare)
+    parts.push(
+      `\nThe same operation (API-key guard, DTO validation, 10 items from memory)\n` +
+        compareHeading(results.compare) +
+        '\n' +
+        columns(compareTable(results.compare)),
+    );
+  if (results.scale)
+    parts.push(
+      '\n' +
+        columns(scaleTable(results.scale)) +
+        '\n' +
+        scaleLines(results.scale).join('\n'),
+    );
+  const other = otherLines(results);
+  if (other.length) parts.push('\n' + other.join('\n'));
+  if (results.profile)
+    parts.push('\nCPU profiles\n' + profileLines(results.profile).join('\n'));
+  if (results.targets.length)
+    parts.push(
+      '\nTargets of issue 13\n' + columns(targetTable(results.targets)),
+    );
+  return parts.join('\n');
+}
+
+/** Markdown for bench/README.md. */
+export function renderMarkdown(results, file) {
+  const parts = [
+    `Run of ${results.machine.date.slice(0, 10)} (\`${file}\`, ${Math.round(results.seconds / 60)} min): ` +
+      `${machineLine(results.machine)}. A shared machine: other work ran at the same time (see ` +
+      'the load average), so read the ratios of one run and their range over the rounds, not absolute numbers.',
+  ];
+  if (results.compare)
+    parts.push(
+      '### The same operation through each server\n\n' +
+        compareHeading(results.compare) +
+        '.\n\n' +
+        markdownTable(compareTable(results.compare)),
+    );
+  if (results.scale)
+    parts.push(
+      `### 1 and ${results.scale.operations} operations\n\n` +
+        markdownTable(scaleTable(results.scale)) +
+        '\n\n' +
+        scaleLines(results.scale).join('\n'),
+    );
+  const other = otherLines(results);
+  if (other.length)
+    parts.push(
+      '### stdio and memory\n\n' + other.map((l) => `- ${l}`).join('\n'),
+    );
+  if (results.targets.length)
+    parts.push('### Targets\n\n' + markdownTable(targetTable(results.targets)));
+  if (results.profile)
+    parts.push(
+      '### CPU profiles (self time, % of busy samples)\n\n' +
+        profileLines(results.profile)
+          .map((l) => `- ${l}`)
+          .join('\n'),
+    );
+  if (results.legacy)
+    parts.push(
+      '### The earlier in-process benchmarks\n\n```\n' +
+        Object.values(results.legacy).flat().join('\n') +
+        '\n```',
+    );
+  return parts.join('\n\n');
+}

@@ -1,0 +1,639 @@
+// The benchmark harness (issue 13). Every server runs in its own process,
+// one at a time; the load generator (autocannon) runs here, never in a
+// server's process. Sections:
+//   compare  the same small operation (API-key guard, DTO validation, 10
+//            items from memory) through a plain Nest route (the baseline),
+//            this library's tools/call, @rekog/mcp-nest, the SDK's
+//            McpServer and a bare node:http server, in rotated order over
+//            several rounds; median req/s, p50/p99, ratio to the baseline
+//   scale    this library with 1 and with N (1,000) operations and DTO
+//            classes, nestjs-i18n in en-US and zh-CN: startup, a call's
+//            throughput, tools/list in both languages (throughput and
+//            single-connection latency), ping
+//   stdio    pipelined tools/call lines per second through runCli's `mcp`
+//   memory   RSS after 1,000 and after 100,000 calls
+//   profile  CPU profiles of the library's call, list and startup (full run)
+//   legacy   bench/mcp-vs-rest.mjs, slow-readers.mjs, unit-of-work.mjs
+// Results go to bench/results/<date>.json (BENCH_OUT=<dir> elsewhere); a
+// full run also rewrites the results part of bench/README.md.
+//
+//   node bench/run.mjs          full (~9 min; `npm run bench` builds first)
+//   node bench/run.mjs --quick  short (~2.5 min; or BENCH_QUICK=1), README untouched
+//   node bench/run.mjs --smoke  tiny (or BENCH_SMOKE=1), for test/bench-smoke.e2e-spec.ts
+//   BENCH_ONLY=compare,scale    only those sections
+//   node bench/run.mjs --render bench/results/<file>.json   README from a run
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { setTimeout } from 'node:timers';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { load, probeLatency } from './lib/load.mjs';
+import { machineInfo, machineLine } from './lib/machine.mjs';
+import { summarizeProfile } from './lib/profile.mjs';
+import { renderMarkdown, renderText } from './lib/report.mjs';
+import {
+  AUTHORIZATION,
+  NESTOPS_HTTP,
+  NESTOPS_STDIO,
+  PROTOCOL_VERSION,
+  SERVERS,
+  TOOL_CALL,
+  checkToolCall,
+  rpc,
+  startServer,
+  verify,
+} from './lib/servers.mjs';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(BENCH);
+const { writeCatalogue } = createRequire(import.meta.url)(
+  './servers/many-operations.cjs',
+);
+
+const flag = (name) => process.argv.includes(`--${name}`);
+const MODE =
+  process.env.BENCH_SMOKE || flag('smoke')
+    ? 'smoke'
+    : process.env.BENCH_QUICK || flag('quick')
+      ? 'quick'
+      : 'full';
+
+const PROFILES = {
+  full: {
+    rounds: 5,
+    warmup: 2,
+    duration: 5,
+    scaleRounds: 3,
+    listWarmup: 1,
+    listDuration: 2,
+    probeCount: 400,
+    operations: 1000,
+    stdioLines: 20_000,
+    memoryCalls: [1_000, 100_000],
+    sections: ['compare', 'scale', 'stdio', 'memory', 'profile', 'legacy'],
+  },
+  quick: {
+    rounds: 2,
+    warmup: 1,
+    duration: 2,
+    scaleRounds: 1,
+    listWarmup: 1,
+    listDuration: 2,
+    probeCount: 200,
+    operations: 1000,
+    stdioLines: 5_000,
+    memoryCalls: [1_000, 10_000],
+    sections: ['compare', 'scale', 'stdio', 'memory', 'legacy'],
+  },
+  // Request counts instead of durations: as short as the machine allows.
+  smoke: {
+    rounds: 1,
+    warmupAmount: 0,
+    amount: 200,
+    scaleRounds: 1,
+    listAmount: 50,
+    probeCount: 10,
+    operations: 20,
+    stdioLines: 100,
+    memoryCalls: [100, 300],
+    connections: 10,
+    sections: ['compare', 'scale', 'stdio', 'memory'],
+  },
+};
+const config = { connections: 50, ...PROFILES[MODE] };
+if (process.env.BENCH_ONLY)
+  config.sections = process.env.BENCH_ONLY.split(',').map((s) => s.trim());
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const OUT = process.env.BENCH_OUT ?? join(BENCH, 'results');
+mkdirSync(OUT, { recursive: true });
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const log = (...args) => console.error(...args);
+
+/** Rotates `list` left by `by`. */
+const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
+
+/** A warm-up then a measured load, by duration or (smoke) request count. */
+async function warmAndLoad(port, req, { warm = config.warmup, dur } = {}) {
+  const connections = config.connections;
+  if (config.amount) {
+    if (config.warmupAmount)
+      await load(port, req, { connections, amount: config.warmupAmount });
+    return load(port, req, { connections, amount: dur ?? config.amount });
+  }
+  if (warm) await load(port, req, { connections, duration: warm });
+  return load(port, req, { connections, duration: dur ?? config.duration });
+}
+
+function assertClean(what, result) {
+  if (result.errors || result.non2xx || result.timeouts)
+    throw new Error(
+      `${what}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`,
+    );
+}
+
+// ---------------------------------------------------------------- compare
+
+async function compare() {
+  const samples = Object.fromEntries(SERVERS.map((s) => [s.id, []]));
+  for (let round = 0; round < config.rounds; round++) {
+    for (const server of rotate(SERVERS, round)) {
+      const running = await startServer(server.script);
+      try {
+        await verify(server, running.port);
+        const result = await warmAndLoad(running.port, server.request);
+        assertClean(server.id, result);
+        await verify(server, running.port); // still right under load
+        samples[server.id].push({ round, ...result });
+        log(
+          `compare round ${round + 1}/${config.rounds} ${server.id.padEnd(10)} ${result.rps.toFixed(0)} req/s p50 ${result.p50} ms p99 ${result.p99} ms`,
+        );
+      } finally {
+        await running.stop();
+      }
+    }
+  }
+  const base = samples[SERVERS[0].id];
+  const rows = SERVERS.map((server) => {
+    const runs = samples[server.id];
+    const ratios = runs.map((run, i) => run.rps / base[i].rps);
+    return {
+      id: server.id,
+      label: server.label,
+      checked: true,
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      ratio: median(ratios),
+      ratioMin: Math.min(...ratios),
+      ratioMax: Math.max(...ratios),
+      rounds: runs,
+    };
+  });
+  return {
+    connections: config.connections,
+    rounds: config.rounds,
+    ...(config.amount
+      ? { requestsPerRound: config.amount }
+      : { warmupSeconds: config.warmup, seconds: config.duration }),
+    protocolVersion: PROTOCOL_VERSION,
+    rows,
+  };
+}
+
+// ---------------------------------------------------------------- scale
+
+const LIST = (language) => ({
+  path: '/mcp',
+  headers: {
+    ...NESTOPS_HTTP.request.headers,
+    'accept-language': language,
+  },
+  body: rpc(2, 'tools/list'),
+});
+const PING = {
+  path: '/mcp',
+  headers: NESTOPS_HTTP.request.headers,
+  body: rpc(3, 'ping'),
+};
+const TITLES = { 'en-US': 'List items', 'zh-CN': '列出商品' };
+
+/** Throws unless a tools/list answer has `count` tools, titled in `language`. */
+const listCheck = (count, language) => (body) => {
+  const tools = JSON.parse(body).result?.tools;
+  if (tools?.length !== count)
+    throw new Error(`tools/list: ${tools?.length} tools, not ${count}`);
+  const items = tools.find((tool) => tool.name === 'items_list');
+  if (items?.title !== TITLES[language])
+    throw new Error(`tools/list ${language}: title ${items?.title}`);
+};
+
+async function scale(catalogue) {
+  const variants = [1, config.operations];
+  const samples = Object.fromEntries(variants.map((n) => [n, []]));
+  for (let round = 0; round < config.scaleRounds; round++) {
+    for (const operations of rotate(variants, round)) {
+      const running = await startServer(NESTOPS_HTTP.script, {
+        env: { BENCH_OPS: String(operations), BENCH_I18N: catalogue },
+      });
+      try {
+        const sample = {
+          round,
+          bootMs: running.ready.bootMs,
+          readyMs: running.ready.sinceProcessStartMs,
+          wallMs: running.wallMs,
+          generatedMs: running.ready.generatedMs,
+          list: {},
+        };
+        await verify(NESTOPS_HTTP, running.port);
+        for (const language of Object.keys(TITLES)) {
+          const check = listCheck(operations, language);
+          const answer = await verify(
+            NESTOPS_HTTP,
+            running.port,
+            LIST(language),
+            (a) => check(a.body),
+          );
+          sample.list[language] = { bytes: Buffer.byteLength(answer.body) };
+        }
+        sample.call = await warmAndLoad(running.port, NESTOPS_HTTP.request);
+        assertClean(`call with ${operations} operations`, sample.call);
+        const listOptions = {
+          warm: config.listWarmup,
+          dur: config.amount ? config.listAmount : config.listDuration,
+        };
+        for (const language of Object.keys(TITLES)) {
+          const through = await warmAndLoad(
+            running.port,
+            LIST(language),
+            listOptions,
+          );
+          assertClean(`tools/list ${language}`, through);
+          const latency = await probeLatency(running.port, LIST(language), {
+            count: config.probeCount,
+            check: listCheck(operations, language),
+          });
+          Object.assign(sample.list[language], {
+            rps: through.rps,
+            p50: through.p50,
+            p99: through.p99,
+            latency,
+          });
+        }
+        sample.ping = await warmAndLoad(running.port, PING, listOptions);
+        sample.ping.latency = await probeLatency(running.port, PING, {
+          count: config.probeCount,
+        });
+        samples[operations].push(sample);
+        log(
+          `scale round ${round + 1}/${config.scaleRounds} ops=${operations} boot ${sample.bootMs.toFixed(0)} ms, call ${sample.call.rps.toFixed(0)} req/s, ` +
+            `list en ${sample.list['en-US'].rps.toFixed(0)} req/s (${(sample.list['en-US'].bytes / 1024).toFixed(0)} kB) zh ${sample.list['zh-CN'].rps.toFixed(0)} req/s, ping ${sample.ping.rps.toFixed(0)} req/s`,
+        );
+      } finally {
+        await running.stop();
+      }
+    }
+  }
+  const summary = (runs) => ({
+    bootMs: median(runs.map((r) => r.bootMs)),
+    readyMs: median(runs.map((r) => r.readyMs)),
+    wallMs: median(runs.map((r) => r.wallMs)),
+    generatedMs: median(runs.map((r) => r.generatedMs)),
+    callRps: median(runs.map((r) => r.call.rps)),
+    callP50: median(runs.map((r) => r.call.p50)),
+    callP99: median(runs.map((r) => r.call.p99)),
+    pingRps: median(runs.map((r) => r.ping.rps)),
+    pingLatencyP50: median(runs.map((r) => r.ping.latency.p50)),
+    list: Object.fromEntries(
+      Object.keys(TITLES).map((language) => {
+        const of = (pick) => median(runs.map((r) => pick(r.list[language])));
+        return [
+          language,
+          {
+            bytes: of((l) => l.bytes),
+            rps: of((l) => l.rps),
+            p50: of((l) => l.p50),
+            p99: of((l) => l.p99),
+            latencyP50: of((l) => l.latency.p50),
+            latencyP99: of((l) => l.latency.p99),
+          },
+        ];
+      }),
+    ),
+  });
+  const one = samples[1];
+  const many = samples[config.operations];
+  return {
+    operations: config.operations,
+    rounds: config.scaleRounds,
+    connections: config.connections,
+    probeCount: config.probeCount,
+    one: summary(one),
+    many: summary(many),
+    startupDeltaMs: median(many.map((r, i) => r.bootMs - one[i].bootMs)),
+    readyDeltaMs: median(many.map((r, i) => r.readyMs - one[i].readyMs)),
+    callRatio: median(many.map((r, i) => r.call.rps / one[i].call.rps)),
+    samples,
+  };
+}
+
+// ---------------------------------------------------------------- stdio
+
+async function stdio() {
+  const lines = config.stdioLines;
+  const child = spawn(
+    process.execPath,
+    [NESTOPS_STDIO, 'mcp', '--authorization', AUTHORIZATION],
+    {
+      env: { ...process.env, BENCH_OPS: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  let buffered = '';
+  let waiting;
+  const answers = [];
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let end;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      answers.push(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      if (waiting && answers.length >= waiting.count) waiting.resolve();
+    }
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const until = (count) =>
+    new Promise((resolve, reject) => {
+      if (answers.length >= count) return resolve();
+      waiting = { count, resolve };
+      void exited.then((code) =>
+        reject(new Error(`stdio host exited with ${code}\n${stderr}`)),
+      );
+    });
+  try {
+    child.stdin.write(TOOL_CALL + '\n'); // answered once the app is up
+    await until(1);
+    checkToolCall({
+      headers: { 'content-type': 'application/json' },
+      body: answers[0],
+    });
+    const body =
+      Array.from({ length: lines }, (_, i) =>
+        TOOL_CALL.replace('"id":1', `"id":${i + 2}`),
+      ).join('\n') + '\n';
+    const started = performance.now();
+    child.stdin.write(body);
+    await until(lines + 1);
+    const seconds = (performance.now() - started) / 1000;
+    const failed = answers.filter((a) => a.includes('"isError":true')).length;
+    if (failed) throw new Error(`stdio: ${failed} answers with isError`);
+    checkToolCall({
+      headers: { 'content-type': 'application/json' },
+      body: answers[answers.length - 1],
+    });
+    const result = { lines, seconds, linesPerSecond: lines / seconds };
+    log(
+      `stdio ${lines} pipelined lines: ${result.linesPerSecond.toFixed(0)}/s`,
+    );
+    return result;
+  } finally {
+    child.stdin.end();
+    await Promise.race([
+      exited,
+      new Promise((resolve) => setTimeout(resolve, 5000)),
+    ]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+// ---------------------------------------------------------------- memory
+
+async function memory() {
+  const [first, total] = config.memoryCalls;
+  const running = await startServer(NESTOPS_HTTP.script, {
+    flags: ['--expose-gc'],
+  });
+  try {
+    await verify(NESTOPS_HTTP, running.port);
+    const atStart = await running.memory();
+    const run = (amount) =>
+      load(running.port, NESTOPS_HTTP.request, {
+        connections: config.connections,
+        amount,
+      });
+    assertClean('memory', await run(first - 1));
+    const afterFirst = await running.memory();
+    assertClean('memory', await run(total - first));
+    const afterTotal = await running.memory();
+    await verify(NESTOPS_HTTP, running.port);
+    const result = {
+      calls: [first, total],
+      atStart,
+      afterFirst,
+      afterTotal,
+      rssRatio: afterTotal.rss / afterFirst.rss,
+      rssAfterGcRatio: afterTotal.rssAfterGc / afterFirst.rssAfterGc,
+    };
+    log(
+      `memory RSS after ${first} calls ${mb(afterFirst.rss)}, after ${total} ${mb(afterTotal.rss)} (${result.rssRatio.toFixed(2)}x)`,
+    );
+    return result;
+  } finally {
+    await running.stop();
+  }
+}
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+// ---------------------------------------------------------------- profile
+
+async function profile(catalogue) {
+  const dir = join(OUT, 'profiles', stamp);
+  mkdirSync(dir, { recursive: true });
+  const result = {};
+  const under = async (name, operations, req) => {
+    const running = await startServer(NESTOPS_HTTP.script, {
+      env: { BENCH_OPS: String(operations), BENCH_I18N: catalogue },
+    });
+    try {
+      await load(running.port, req, {
+        connections: config.connections,
+        duration: config.warmup,
+      });
+      const path = join(dir, `${name}.cpuprofile`);
+      await running.ask('profile-start');
+      await load(running.port, req, {
+        connections: config.connections,
+        duration: config.duration,
+      });
+      await running.ask('profile-stop', { path });
+      result[name] = { file: relative(ROOT, path), ...summarizeProfile(path) };
+    } finally {
+      await running.stop();
+    }
+  };
+  await under('call-1-operation', 1, NESTOPS_HTTP.request);
+  await under('call-1000-operations', config.operations, NESTOPS_HTTP.request);
+  await under('list-1000-operations-en', config.operations, LIST('en-US'));
+  // Startup: `node --cpu-prof` over a process that exits once listening.
+  const running = await startServer(NESTOPS_HTTP.script, {
+    env: { BENCH_OPS: String(config.operations), BENCH_I18N: catalogue },
+    flags: [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      '--cpu-prof-name=startup-1000-operations.cpuprofile',
+    ],
+  });
+  await running.stop();
+  const path = join(dir, 'startup-1000-operations.cpuprofile');
+  result['startup-1000-operations'] = {
+    file: relative(ROOT, path),
+    ...summarizeProfile(path),
+  };
+  log(`profiles in ${relative(ROOT, dir)}`);
+  return result;
+}
+
+// ---------------------------------------------------------------- legacy
+
+async function legacy() {
+  const quick = MODE === 'quick';
+  const scripts = [
+    ['mcp-vs-rest.mjs', quick ? { BENCH_ROUNDS: '3', BENCH_CALLS: '100' } : {}],
+    ['slow-readers.mjs', quick ? { BENCH_SECONDS: '3' } : {}],
+    [
+      'unit-of-work.mjs',
+      quick ? { BENCH_ROUNDS: '3', BENCH_CALLS: '500' } : {},
+    ],
+  ];
+  const result = {};
+  for (const [script, env] of scripts) {
+    const child = spawn(process.execPath, [join(BENCH, script)], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`${script} exited with ${code}`);
+    result[script] = output.trim().split('\n');
+    log(output.trim());
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------- targets
+
+/** Each target of issue 13 with its figure and met / not met in this run. */
+function targets(results) {
+  const list = [];
+  const add = (target, measured, met) => list.push({ target, measured, met });
+  const { compare: c, scale: s, memory: m } = results;
+  if (c) {
+    const row = (id) => c.rows.find((r) => r.id === id);
+    const ours = row('nestops');
+    add(
+      'tools/call at least 0.95x the plain Nest route (median of the rounds)',
+      `${ours.ratio.toFixed(2)}x (rounds ${ours.ratioMin.toFixed(2)} to ${ours.ratioMax.toFixed(2)})`,
+      ours.ratio >= 0.95,
+    );
+    const peers = ['rekog', 'sdk'].map(row);
+    add(
+      'tools/call above every peer MCP server',
+      peers
+        .map(
+          (p) => `${(ours.rps / p.rps).toFixed(2)}x ${p.label.split(' ')[0]}`,
+        )
+        .join(', '),
+      peers.every((p) => ours.rps > p.rps),
+    );
+  }
+  if (s) {
+    const lists = Object.entries(s.many.list);
+    add(
+      `tools/list with ${s.operations} operations: p50 under 1 ms (one connection)`,
+      lists
+        .map(([lang, l]) => `${lang} ${l.latencyP50.toFixed(2)} ms`)
+        .join(', '),
+      lists.every(([, l]) => l.latencyP50 < 1),
+    );
+    add(
+      `tools/list with ${s.operations} operations: at least 5x the issue's 289 req/s (1,445 req/s, ${s.connections} connections)`,
+      lists
+        .map(
+          ([lang, l]) =>
+            `${lang} ${l.rps.toFixed(0)} req/s (${(l.rps / 289).toFixed(1)}x)`,
+        )
+        .join(', '),
+      lists.every(([, l]) => l.rps >= 5 * 289),
+    );
+    add(
+      `+${s.operations - 1} operations add under 0.5 s to startup (NestFactory.create to listening)`,
+      `+${(s.startupDeltaMs / 1000).toFixed(2)} s (${(s.one.bootMs / 1000).toFixed(2)} s to ${(s.many.bootMs / 1000).toFixed(2)} s)`,
+      s.startupDeltaMs < 500,
+    );
+    add(
+      `a call with ${s.operations} DTO classes loaded at least 0.9x a call with one`,
+      `${s.callRatio.toFixed(2)}x`,
+      s.callRatio >= 0.9,
+    );
+  }
+  if (m) {
+    add(
+      `RSS after ${m.calls[1]} calls within 10% of RSS after ${m.calls[0]}`,
+      `${mb(m.afterFirst.rss)} to ${mb(m.afterTotal.rss)} (${m.rssRatio.toFixed(2)}x; after a forced GC ${m.rssAfterGcRatio.toFixed(2)}x)`,
+      m.rssRatio <= 1.1,
+    );
+  }
+  return list;
+}
+
+// ---------------------------------------------------------------- main
+
+/** Rewrites the results part of bench/README.md from `results`. */
+function writeReadme(results, file) {
+  const readme = join(BENCH, 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const START = '<!-- bench:results:start -->';
+  const END = '<!-- bench:results:end -->';
+  const from = text.indexOf(START);
+  const to = text.indexOf(END);
+  if (from < 0 || to < from) throw new Error('bench/README.md: no markers');
+  writeFileSync(
+    readme,
+    text.slice(0, from + START.length) +
+      '\n' +
+      renderMarkdown(results, relative(BENCH, file)) +
+      '\n' +
+      text.slice(to),
+  );
+  console.log('bench/README.md: results updated');
+}
+
+// `--render <results.json>`: the README's results part from an earlier run.
+const render = process.argv.indexOf('--render');
+if (render >= 0) {
+  const file = process.argv[render + 1];
+  writeReadme(JSON.parse(readFileSync(file, 'utf8')), file);
+  process.exit(0);
+}
+
+const started = performance.now();
+const machine = machineInfo();
+log(`bench ${MODE}: ${machineLine(machine)}`);
+const catalogue = mkdtempSync(join(tmpdir(), 'bench-i18n-'));
+writeCatalogue(catalogue, config.operations);
+
+const results = { mode: MODE, machine, config };
+const sections = { compare, scale, stdio, memory, profile, legacy };
+for (const name of config.sections) {
+  if (!sections[name]) throw new Error(`unknown section ${name}`);
+  const at = performance.now();
+  results[name] = await sections[name](catalogue);
+  log(`${name}: ${((performance.now() - at) / 1000).toFixed(0)} s`);
+}
+results.targets = targets(results);
+results.seconds = Math.round((performance.now() - started) / 1000);
+
+const file = join(OUT, `${stamp}-${MODE}.json`);
+writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+console.log(renderText(results));
+console.log(
+  `\nresults: ${relative(process.cwd(), file)} (${results.seconds} s)`,
+);
+
+if (MODE === 'full' && process.env.BENCH_README !== '0')
+  writeReadme(results, file);

@@ -1,0 +1,63 @@
+// This library's benchmark app: `McpModule.forRoot()`, `items.list` as an
+// `@Operation` method (tool `items_list`), the API-key guard as APP_GUARD.
+// BENCH_OPS=n adds n - 1 generated operations with a DTO class each;
+// BENCH_I18N=<dir> imports nestjs-i18n with the catalogue in <dir>
+// (en-US, zh-CN; `Accept-Language` picks). Served over HTTP by
+// nestops-http.cjs and over stdio by nestops-stdio.cjs.
+const { performance } = require('node:perf_hooks');
+const { Injectable, Module } = require('@nestjs/common');
+const { APP_GUARD } = require('@nestjs/core');
+const { McpModule } = require('@nestops/mcp');
+const { Operation } = require('@nestops/operations');
+const { listItems } = require('./common.cjs');
+const { ApiKeyGuard, ListItemsDto } = require('./nest-common.cjs');
+const { generatedProviders } = require('./many-operations.cjs');
+
+const OPS = Number(process.env.BENCH_OPS ?? 1);
+const I18N = process.env.BENCH_I18N;
+
+class ItemsOperations {
+  list(input) {
+    return listItems(input.limit);
+  }
+}
+Reflect.decorate(
+  [Operation({ id: 'items.list', input: ListItemsDto, readOnly: true })],
+  ItemsOperations.prototype,
+  'list',
+  Object.getOwnPropertyDescriptor(ItemsOperations.prototype, 'list'),
+);
+Reflect.decorate([Injectable()], ItemsOperations);
+
+const definedAt = performance.now();
+const generated = generatedProviders(OPS);
+const generatedMs = performance.now() - definedAt;
+
+function i18nImports() {
+  if (!I18N) return [];
+  const { AcceptLanguageResolver, I18nModule } = require('nestjs-i18n');
+  return [
+    I18nModule.forRoot({
+      fallbackLanguage: 'en-US',
+      loaderOptions: { path: I18N, watch: false },
+      resolvers: [AcceptLanguageResolver],
+    }),
+  ];
+}
+
+class LibraryModule {}
+Reflect.decorate(
+  [
+    Module({
+      imports: [...i18nImports(), McpModule.forRoot({ serverName: 'bench' })],
+      providers: [
+        ItemsOperations,
+        ...generated,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+      ],
+    }),
+  ],
+  LibraryModule,
+);
+
+module.exports = { LibraryModule, operations: OPS, generatedMs };
