@@ -101,9 +101,11 @@ describe('tools/list', () => {
     });
   });
 
-  it('serialises no tool again per request', async () => {
+  it('serialises and encodes no tool again per request', async () => {
     await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
     const stringify = vi.spyOn(JSON, 'stringify');
+    const encode = vi.spyOn(Buffer, 'from');
+    const measure = vi.spyOn(Buffer, 'byteLength');
     for (let i = 0; i < 5; i++) {
       await post(`{"jsonrpc":"2.0","id":${i},"method":"tools/list"}`);
     }
@@ -114,6 +116,10 @@ describe('tools/list', () => {
         JSON.stringify.call(JSON, value).includes('glossary_lookup'),
     );
     expect(tools).toEqual([]);
+    const listed = (text: unknown) =>
+      typeof text === 'string' && text.includes('glossary_lookup');
+    expect(encode.mock.calls.filter(([text]) => listed(text))).toEqual([]);
+    expect(measure.mock.calls.filter(([text]) => listed(text))).toEqual([]);
   });
 });
 

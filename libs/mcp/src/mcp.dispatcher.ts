@@ -184,6 +184,7 @@ export class McpDispatcher {
                 ...this.cacheHints(this.catalogue.isSameInEveryLanguage()),
               }),
         ),
+        true,
       );
       this.toolLists.set(key, prepared);
     }

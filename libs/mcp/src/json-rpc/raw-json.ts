@@ -6,7 +6,18 @@ import type { JsonRpcResponse } from './json-rpc.types';
  * `result` is written around that text, never serialised again.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  private encoded?: Buffer;
+
+  /** `reused`: sent many times (a prepared tool list), so worth its bytes. */
+  constructor(
+    readonly text: string,
+    readonly reused = false,
+  ) {}
+
+  /** The text as UTF-8, encoded once (a prepared result is sent many times). */
+  get bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.text, 'utf8'));
+  }
 
   /** For anything that serialises a response by itself: the value read back. */
   toJSON(): unknown {
@@ -26,6 +37,27 @@ export class RawJson {
       `{${before ? `${before},` : ''}${text.slice(1, -1)}${after ? `,${after}` : ''}}`,
     );
   }
+}
+
+/**
+ * The parts of a single response whose result is prepared: the envelope
+ * around the result's bytes, which are written as they are.
+ */
+export function preparedParts(
+  body: JsonRpcResponse | readonly JsonRpcResponse[],
+): { readonly head: string; readonly result: Buffer } | undefined {
+  if (Array.isArray(body)) {
+    return undefined;
+  }
+  const response = body as JsonRpcResponse;
+  return 'result' in response &&
+    response.result instanceof RawJson &&
+    response.result.reused
+    ? {
+        head: `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`,
+        result: response.result.bytes,
+      }
+    : undefined;
 }
 
 /** The JSON text of a response or a batch of them. */

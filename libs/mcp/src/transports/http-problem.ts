@@ -39,6 +39,31 @@ export function sendJsonText(
   res.end(body);
 }
 
+/**
+ * Answers with JSON written in parts (a prepared result's bytes between
+ * the envelope's), without copying them into one buffer.
+ */
+export function sendJsonParts(
+  res: ServerResponse,
+  status: number,
+  parts: readonly (string | Buffer)[],
+): void {
+  let length = 0;
+  for (const part of parts) {
+    length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  }
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': length,
+  });
+  res.cork();
+  for (const part of parts.slice(0, -1)) {
+    res.write(part);
+  }
+  res.end(parts[parts.length - 1]);
+  res.uncork();
+}
+
 function send(
   res: ServerResponse,
   status: number,

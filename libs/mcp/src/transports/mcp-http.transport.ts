@@ -17,8 +17,13 @@ import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals';
 import { ConnectionDrain } from '../shutdown/connection-drain';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue';
 import { connectionTurn } from './connection-turn';
-import { sendJson, sendJsonText, sendProblem } from './http-problem';
-import { stringifyRpc } from '../json-rpc/raw-json';
+import {
+  sendJson,
+  sendJsonParts,
+  sendJsonText,
+  sendProblem,
+} from './http-problem';
+import { preparedParts, stringifyRpc } from '../json-rpc/raw-json';
 import { JsonRpcAnswerer } from './json-rpc.answerer';
 import { isOriginAllowed } from './origin.policy';
 import { OuterAuthenticator } from './outer-authenticator';
@@ -204,6 +209,11 @@ export class McpHttpTransport
     );
     if (answer.body === undefined) {
       res.writeHead(answer.status).end();
+      return;
+    }
+    const prepared = preparedParts(answer.body);
+    if (prepared) {
+      sendJsonParts(res, answer.status, [prepared.head, prepared.result, '}']);
       return;
     }
     sendJsonText(res, answer.status, stringifyRpc(answer.body));
