@@ -11,6 +11,7 @@ import type {
 } from '@nestjs-cls/transactional-adapter-typeorm';
 import {
   getInvocationContext,
+  type InvocationContext,
   serializeCallResult,
   type TransactionSetting,
 } from '@nestops/operations';
@@ -53,8 +54,10 @@ export class TransactionInterceptor implements NestInterceptor {
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const setting = this.settingOf(context);
-    const signal = getInvocationContext(context)?.signal;
+    const invocation = getInvocationContext(context);
+    const setting = this.settingOf(context, invocation);
+    // Read only where it is used: a call's signal is made when first read.
+    const signal = () => invocation?.signal;
     const handle = () =>
       lastValueFrom(next.handle(), { defaultValue: undefined });
     const work =
@@ -67,7 +70,7 @@ export class TransactionInterceptor implements NestInterceptor {
                 isolationLevel: setting.isolation,
               } as TypeOrmTransactionOptions,
               async () => {
-                const value = await untilAborted(handle(), signal);
+                const value = await untilAborted(handle(), signal());
                 // A result that breaks the output contract fails the call: before the commit.
                 serializeCallResult(context, value);
                 return value;
@@ -75,14 +78,16 @@ export class TransactionInterceptor implements NestInterceptor {
             );
     return defer(() =>
       this.cls.run({ ifNested: 'override' }, () =>
-        this.queue ? this.queue.run(work, signal) : work(),
+        this.queue ? this.queue.run(work, signal()) : work(),
       ),
     );
   }
 
   /** The operation's setting; else `@UnitOfWork()`; else by HTTP method. */
-  private settingOf(context: ExecutionContext): TransactionSetting {
-    const invocation = getInvocationContext(context);
+  private settingOf(
+    context: ExecutionContext,
+    invocation: InvocationContext | undefined,
+  ): TransactionSetting {
     if (invocation) {
       return invocation.operation.transaction;
     }
