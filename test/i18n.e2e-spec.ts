@@ -62,11 +62,9 @@ async function startFixture(
   return { ...(await listen(app)), log };
 }
 
-const rpc = rpcResult;
-
 const listTools = async (baseUrl: string, language?: string) =>
   (
-    await rpc<{ tools: ListedTool[] }>(
+    await rpcResult<{ tools: ListedTool[] }>(
       baseUrl,
       'tools/list',
       undefined,
@@ -80,7 +78,7 @@ const callText = async (
   args: Record<string, unknown>,
   headers: Record<string, string>,
 ) => {
-  const result = await rpc<CallResult>(
+  const result = await rpcResult<CallResult>(
     baseUrl,
     'tools/call',
     { name, arguments: args },
@@ -267,7 +265,7 @@ describe('the language of a call inside the app', () => {
   });
 
   it("is the same for the library and nestjs-i18n's I18nContext, from Accept-Language", async () => {
-    const result = await rpc<{ structuredContent: unknown }>(
+    const result = await rpcResult<{ structuredContent: unknown }>(
       running.baseUrl,
       'tools/call',
       { name: 'glossary_language', arguments: {} },

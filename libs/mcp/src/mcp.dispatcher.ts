@@ -282,7 +282,6 @@ export class McpDispatcher {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }
-    const locale = this.localeOf(caller);
     const result = await this.invoker.invoke(entry.operation.id, {
       carrier: 'mcp',
       target: name,
@@ -297,7 +296,7 @@ export class McpDispatcher {
         content: [
           {
             type: 'text',
-            text: this.messages.describe(result.failure, locale),
+            text: this.messages.describe(result.failure, this.localeOf(caller)),
           },
         ],
         isError: true,

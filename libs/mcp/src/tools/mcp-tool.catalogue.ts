@@ -43,6 +43,8 @@ interface CatalogueEntry {
 export class McpToolCatalogue implements OnApplicationBootstrap {
   private readonly logger = new Logger('McpModule');
   private entries?: ReadonlyMap<string, CatalogueEntry>;
+  /** Tool names by operation id. */
+  private names?: ReadonlyMap<string, string>;
   private readonly lists = new Map<string, readonly McpTool[]>();
   private readonly ordered = new Map<string, readonly McpTool[]>();
   /** Whether the list is the same in every language, for the languages named. */
@@ -95,12 +97,7 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
   /** The tool name of an operation exposed on MCP, or undefined. */
   nameOf(operationId: string): string | undefined {
     this.build();
-    for (const entry of this.entries?.values() ?? []) {
-      if (entry.operation.id === operationId) {
-        return entry.name;
-      }
-    }
-    return undefined;
+    return this.names?.get(operationId);
   }
 
   /**
@@ -176,6 +173,9 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
       entries.set(name, { name, operation });
     }
     this.entries = entries;
+    this.names = new Map(
+      [...entries.values()].map(({ name, operation }) => [operation.id, name]),
+    );
   }
 
   private texts(operation: OperationDefinition, locale: string): ToolTexts {
