@@ -31,7 +31,7 @@ import { setTimeout } from 'node:timers';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { load, probeLatency } from './lib/load.mjs';
+import { load, loadBytes, probeLatency } from './lib/load.mjs';
 import { machineInfo, machineLine } from './lib/machine.mjs';
 import { summarizeProfile } from './lib/profile.mjs';
 import { renderMarkdown, renderText } from './lib/report.mjs';
@@ -73,7 +73,7 @@ const PROFILES = {
     probeCount: 400,
     operations: 1000,
     stdioLines: 20_000,
-    memoryCalls: [1_000, 100_000],
+    memoryCalls: [1_000, 10_000, 100_000],
     sections: ['compare', 'scale', 'stdio', 'memory', 'profile', 'legacy'],
   },
   quick: {
@@ -122,16 +122,30 @@ const log = (...args) => console.error(...args);
 /** Rotates `list` left by `by`. */
 const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
 
-/** A warm-up then a measured load, by duration or (smoke) request count. */
-async function warmAndLoad(port, req, { warm = config.warmup, dur } = {}) {
+/**
+ * A warm-up then a measured load of `running` (a started server), by
+ * duration or (smoke) request count, with autocannon or (`bytes`, for large
+ * answers) undici; the result also has `cpuUs`, the server's CPU time
+ * (user + system) per request of the measured load.
+ */
+async function warmAndLoad(
+  running,
+  req,
+  { warm = config.warmup, dur, bytes = false } = {},
+) {
+  const run = bytes ? loadBytes : load;
   const connections = config.connections;
-  if (config.amount) {
-    if (config.warmupAmount)
-      await load(port, req, { connections, amount: config.warmupAmount });
-    return load(port, req, { connections, amount: dur ?? config.amount });
-  }
-  if (warm) await load(port, req, { connections, duration: warm });
-  return load(port, req, { connections, duration: dur ?? config.duration });
+  const [warmup, measured] = config.amount
+    ? [
+        config.warmupAmount && { amount: config.warmupAmount },
+        { amount: dur ?? config.amount },
+      ]
+    : [warm && { duration: warm }, { duration: dur ?? config.duration }];
+  if (warmup) await run(running.port, req, { connections, ...warmup });
+  const cpuBefore = await running.cpu();
+  const result = await run(running.port, req, { connections, ...measured });
+  const cpuUs = ((await running.cpu()) - cpuBefore) / result.requests;
+  return { ...result, cpuUs };
 }
 
 function assertClean(what, result) {
@@ -150,12 +164,12 @@ async function compare() {
       const running = await startServer(server.script);
       try {
         await verify(server, running.port);
-        const result = await warmAndLoad(running.port, server.request);
+        const result = await warmAndLoad(running, server.request);
         assertClean(server.id, result);
         await verify(server, running.port); // still right under load
         samples[server.id].push({ round, ...result });
         log(
-          `compare round ${round + 1}/${config.rounds} ${server.id.padEnd(10)} ${result.rps.toFixed(0)} req/s p50 ${result.p50} ms p99 ${result.p99} ms`,
+          `compare round ${round + 1}/${config.rounds} ${server.id.padEnd(10)} ${result.rps.toFixed(0)} req/s p50 ${result.p50} ms p99 ${result.p99} ms, server CPU ${result.cpuUs.toFixed(0)} µs/request`,
         );
       } finally {
         await running.stop();
@@ -173,6 +187,7 @@ async function compare() {
       rps: median(runs.map((r) => r.rps)),
       p50: median(runs.map((r) => r.p50)),
       p99: median(runs.map((r) => r.p99)),
+      cpuUs: median(runs.map((r) => r.cpuUs)),
       ratio: median(ratios),
       ratioMin: Math.min(...ratios),
       ratioMax: Math.max(...ratios),
@@ -245,15 +260,17 @@ async function scale(catalogue) {
           );
           sample.list[language] = { bytes: Buffer.byteLength(answer.body) };
         }
-        sample.call = await warmAndLoad(running.port, NESTOPS_HTTP.request);
+        sample.call = await warmAndLoad(running, NESTOPS_HTTP.request);
         assertClean(`call with ${operations} operations`, sample.call);
+        // Answers of hundreds of kB: undici, bodies counted as bytes.
         const listOptions = {
           warm: config.listWarmup,
           dur: config.amount ? config.listAmount : config.listDuration,
+          bytes: true,
         };
         for (const language of Object.keys(TITLES)) {
           const through = await warmAndLoad(
-            running.port,
+            running,
             LIST(language),
             listOptions,
           );
@@ -266,10 +283,11 @@ async function scale(catalogue) {
             rps: through.rps,
             p50: through.p50,
             p99: through.p99,
+            cpuUs: through.cpuUs,
             latency,
           });
         }
-        sample.ping = await warmAndLoad(running.port, PING, listOptions);
+        sample.ping = await warmAndLoad(running, PING, listOptions);
         sample.ping.latency = await probeLatency(running.port, PING, {
           count: config.probeCount,
         });
@@ -289,9 +307,12 @@ async function scale(catalogue) {
     wallMs: median(runs.map((r) => r.wallMs)),
     generatedMs: median(runs.map((r) => r.generatedMs)),
     callRps: median(runs.map((r) => r.call.rps)),
+    callCpuUs: median(runs.map((r) => r.call.cpuUs)),
     callP50: median(runs.map((r) => r.call.p50)),
     callP99: median(runs.map((r) => r.call.p99)),
     pingRps: median(runs.map((r) => r.ping.rps)),
+    pingCpuUs: median(runs.map((r) => r.ping.cpuUs)),
+    pingP50: median(runs.map((r) => r.ping.p50)),
     pingLatencyP50: median(runs.map((r) => r.ping.latency.p50)),
     list: Object.fromEntries(
       Object.keys(TITLES).map((language) => {
@@ -303,6 +324,7 @@ async function scale(catalogue) {
             rps: of((l) => l.rps),
             p50: of((l) => l.p50),
             p99: of((l) => l.p99),
+            cpuUs: of((l) => l.cpuUs),
             latencyP50: of((l) => l.latency.p50),
             latencyP99: of((l) => l.latency.p99),
           },
@@ -322,6 +344,7 @@ async function scale(catalogue) {
     startupDeltaMs: median(many.map((r, i) => r.bootMs - one[i].bootMs)),
     readyDeltaMs: median(many.map((r, i) => r.readyMs - one[i].readyMs)),
     callRatio: median(many.map((r, i) => r.call.rps / one[i].call.rps)),
+    callCpuRatio: median(many.map((r, i) => r.call.cpuUs / one[i].call.cpuUs)),
     samples,
   };
 }
@@ -403,38 +426,47 @@ async function stdio() {
 // ---------------------------------------------------------------- memory
 
 async function memory() {
-  const [first, total] = config.memoryCalls;
-  const running = await startServer(NESTOPS_HTTP.script, {
-    flags: ['--expose-gc'],
-  });
-  try {
-    await verify(NESTOPS_HTTP, running.port);
-    const atStart = await running.memory();
-    const run = (amount) =>
-      load(running.port, NESTOPS_HTTP.request, {
-        connections: config.connections,
-        amount,
-      });
-    assertClean('memory', await run(first - 1));
-    const afterFirst = await running.memory();
-    assertClean('memory', await run(total - first));
-    const afterTotal = await running.memory();
-    await verify(NESTOPS_HTTP, running.port);
-    const result = {
-      calls: [first, total],
-      atStart,
-      afterFirst,
-      afterTotal,
-      rssRatio: afterTotal.rss / afterFirst.rss,
-      rssAfterGcRatio: afterTotal.rssAfterGc / afterFirst.rssAfterGc,
-    };
-    log(
-      `memory RSS after ${first} calls ${mb(afterFirst.rss)}, after ${total} ${mb(afterTotal.rss)} (${result.rssRatio.toFixed(2)}x)`,
-    );
-    return result;
-  } finally {
-    await running.stop();
+  const checkpoints = config.memoryCalls;
+  const servers = [SERVERS[0], NESTOPS_HTTP];
+  const result = { calls: checkpoints, servers: {} };
+  for (const server of servers) {
+    const running = await startServer(server.script, {
+      flags: ['--expose-gc'],
+    });
+    try {
+      await verify(server, running.port);
+      const atStart = await running.memory();
+      const after = [];
+      let done = 1; // the verifying call
+      for (const calls of checkpoints) {
+        assertClean(
+          `memory ${server.id}`,
+          await load(running.port, server.request, {
+            connections: config.connections,
+            amount: calls - done,
+          }),
+        );
+        done = calls;
+        after.push({ calls, ...(await running.memory()) });
+      }
+      await verify(server, running.port);
+      const [first, last] = [after[0], after[after.length - 1]];
+      result.servers[server.id] = {
+        label: server.label,
+        atStart,
+        after,
+        rssRatio: last.rss / first.rss,
+        heapUsedAfterGcRatio: last.heapUsedAfterGc / first.heapUsedAfterGc,
+      };
+      log(
+        `memory ${server.id} RSS ${after.map((m) => `after ${m.calls} ${mb(m.rss)}`).join(', ')} (${(last.rss / first.rss).toFixed(2)}x); ` +
+          `heap in use after GC ${mb(first.heapUsedAfterGc)} to ${mb(last.heapUsedAfterGc)}`,
+      );
+    } finally {
+      await running.stop();
+    }
   }
+  return result;
 }
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
@@ -567,15 +599,26 @@ function targets(results) {
     );
     add(
       `a call with ${s.operations} DTO classes loaded at least 0.9x a call with one`,
-      `${s.callRatio.toFixed(2)}x`,
+      `${s.callRatio.toFixed(2)}x (server CPU per call ${s.callCpuRatio.toFixed(2)}x)`,
       s.callRatio >= 0.9,
     );
   }
   if (m) {
+    const [first, last] = [m.calls[0], m.calls[m.calls.length - 1]];
+    const growth = (id) => {
+      const { after, rssRatio } = m.servers[id];
+      const [a, b] = [after[0], after[after.length - 1]];
+      const settled =
+        after.length > 2
+          ? `, from ${after[1].calls} calls on ${(b.rss / after[1].rss).toFixed(2)}x`
+          : '';
+      return `${mb(a.rss)} to ${mb(b.rss)} (${rssRatio.toFixed(2)}x${settled})`;
+    };
+    const ours = m.servers[NESTOPS_HTTP.id];
     add(
-      `RSS after ${m.calls[1]} calls within 10% of RSS after ${m.calls[0]}`,
-      `${mb(m.afterFirst.rss)} to ${mb(m.afterTotal.rss)} (${m.rssRatio.toFixed(2)}x; after a forced GC ${m.rssAfterGcRatio.toFixed(2)}x)`,
-      m.rssRatio <= 1.1,
+      `RSS after ${last} calls within 10% of RSS after ${first}`,
+      `${growth(NESTOPS_HTTP.id)}; the plain Nest route ${growth(SERVERS[0].id)}`,
+      ours.rssRatio <= 1.1,
     );
   }
   return list;

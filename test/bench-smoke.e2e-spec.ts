@@ -18,7 +18,14 @@ interface Row {
   id: string;
   label: string;
   checked: boolean;
+  cpuUs: number;
   rounds: { requests: number; errors: number; non2xx: number }[];
+}
+
+interface ListFigures {
+  bytes: number;
+  rps: number;
+  cpuUs: number;
 }
 
 interface Results {
@@ -27,11 +34,14 @@ interface Results {
   compare: { rows: Row[] };
   scale: {
     operations: number;
-    one: { bootMs: number; list: Record<string, { bytes: number }> };
-    many: { bootMs: number; list: Record<string, { bytes: number }> };
+    one: { bootMs: number; list: Record<string, ListFigures> };
+    many: { bootMs: number; list: Record<string, ListFigures> };
   };
   stdio: { lines: number; linesPerSecond: number };
-  memory: { calls: number[]; afterFirst: { rss: number } };
+  memory: {
+    calls: number[];
+    servers: Record<string, { after: { calls: number; rss: number }[] }>;
+  };
   targets: { target: string; measured: string; met: boolean }[];
 }
 
@@ -109,6 +119,7 @@ describe('the benchmark harness', () => {
       expect(row.checked).toBe(true);
       expect(row.rounds[0].requests).toBeGreaterThan(0);
       expect(row.rounds[0].errors + row.rounds[0].non2xx).toBe(0);
+      expect(row.cpuUs).toBeGreaterThan(0);
       expect(run.stdout).toContain(row.label);
     }
 
@@ -117,10 +128,17 @@ describe('the benchmark harness', () => {
       expect(scale.many.list[language].bytes).toBeGreaterThan(
         scale.one.list[language].bytes,
       );
+      expect(scale.many.list[language].rps).toBeGreaterThan(0);
+      expect(scale.many.list[language].cpuUs).toBeGreaterThan(0);
     }
     expect(scale.one.bootMs).toBeGreaterThan(0);
     expect(results.stdio.lines).toBeGreaterThan(0);
-    expect(results.memory.afterFirst.rss).toBeGreaterThan(0);
+    const { memory } = results;
+    expect(Object.keys(memory.servers)).toEqual(['nest-route', 'nestops']);
+    for (const server of Object.values(memory.servers)) {
+      expect(server.after.map((each) => each.calls)).toEqual(memory.calls);
+      for (const each of server.after) expect(each.rss).toBeGreaterThan(0);
+    }
     expect(results.targets.length).toBeGreaterThanOrEqual(7);
     for (const target of results.targets) {
       expect(typeof target.met).toBe('boolean');

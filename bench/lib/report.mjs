@@ -6,6 +6,7 @@ const int = (value) => Math.round(value).toLocaleString('en-US');
 const ms = (value, digits = 0) => `${value.toFixed(digits)} ms`;
 const x = (value) => `${value.toFixed(2)}x`;
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const us = (value) => `${int(value)} µs`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} kB`;
 
 /** `[header, ...rows]` as aligned columns (numbers right-aligned). */
@@ -38,12 +39,22 @@ function markdownTable(table) {
 
 function compareTable(compare) {
   return [
-    ['server', 'req/s', 'p50', 'p99', 'x baseline', 'rounds', 'x (medians)'],
+    [
+      'server',
+      'req/s',
+      'p50',
+      'p99',
+      'server CPU/request',
+      'x baseline',
+      'rounds',
+      'x (medians)',
+    ],
     ...compare.rows.map((row) => [
       row.label,
       int(row.rps),
       ms(row.p50),
       ms(row.p99),
+      us(row.cpuUs),
       x(row.ratio),
       `${row.ratioMin.toFixed(2)}-${row.ratioMax.toFixed(2)}`,
       x(row.rps / compare.rows[0].rps),
@@ -59,7 +70,8 @@ function compareHeading(compare) {
     `${compare.rounds} rounds (rotated order, each server a fresh process), ` +
     `${length} at ${compare.connections} connections; medians; ` +
     `x baseline = median of the rounds' ratios to the first row (their range in "rounds"); ` +
-    `x (medians) = median req/s over the first row's`
+    `x (medians) = median req/s over the first row's; ` +
+    `server CPU/request = the server process's CPU time (user + system, all its threads) over the measured requests`
   );
 }
 
@@ -77,13 +89,15 @@ function scaleTable(scale) {
     row('startup: spawn to ready (wall)', (s) => ms(s.wallMs)),
     row('tools/call req/s', (s) => int(s.callRps)),
     row('tools/call p50 / p99', (s) => `${ms(s.callP50)} / ${ms(s.callP99)}`),
+    row('tools/call server CPU/request', (s) => us(s.callCpuUs)),
     ...['en-US', 'zh-CN'].flatMap((lang) => [
       row(`tools/list ${lang} answer size`, list(lang, 'bytes', kb)),
       row(`tools/list ${lang} req/s`, list(lang, 'rps', int)),
       row(
         `tools/list ${lang} p50 / p99 (${scale.connections} connections)`,
-        (s) => `${ms(s.list[lang].p50)} / ${ms(s.list[lang].p99)}`,
+        (s) => `${ms(s.list[lang].p50, 1)} / ${ms(s.list[lang].p99, 1)}`,
       ),
+      row(`tools/list ${lang} server CPU/request`, list(lang, 'cpuUs', us)),
       row(
         `tools/list ${lang} p50 / p99 (1 connection)`,
         (s) =>
@@ -91,6 +105,7 @@ function scaleTable(scale) {
       ),
     ]),
     row('ping req/s', (s) => int(s.pingRps)),
+    row('ping server CPU/request', (s) => us(s.pingCpuUs)),
     row('ping p50 (1 connection)', (s) => ms(s.pingLatencyP50, 2)),
   ];
 }
@@ -99,7 +114,18 @@ function scaleLines(scale) {
   return [
     `+${scale.operations - 1} operations: startup +${ms(scale.startupDeltaMs)} ` +
       `(NestFactory.create to listening; process start to listening +${ms(scale.readyDeltaMs)}), ` +
-      `a call ${x(scale.callRatio)} (median of ${scale.rounds} rounds)`,
+      `a call ${x(scale.callRatio)} the throughput and ${x(scale.callCpuRatio)} the server CPU (medians of ${scale.rounds} rounds)`,
+    `tools/list with ${scale.operations} operations costs the server ` +
+      ['en-US', 'zh-CN']
+        .map(
+          (lang) =>
+            `${x(scale.many.list[lang].cpuUs / scale.many.pingCpuUs)} a ping (${lang})`,
+        )
+        .join(', ') +
+      ` in CPU; with 1 operation ` +
+      ['en-US', 'zh-CN']
+        .map((lang) => x(scale.one.list[lang].cpuUs / scale.one.pingCpuUs))
+        .join(', '),
   ];
 }
 
@@ -112,11 +138,19 @@ function otherLines(results) {
     );
   if (results.memory) {
     const m = results.memory;
-    lines.push(
-      `RSS (this library, tools/call): at start ${mb(m.atStart.rss)}, after ${int(m.calls[0])} calls ${mb(m.afterFirst.rss)}, ` +
-        `after ${int(m.calls[1])} ${mb(m.afterTotal.rss)} (${x(m.rssRatio)}); ` +
-        `after a forced GC ${mb(m.afterFirst.rssAfterGc)} and ${mb(m.afterTotal.rssAfterGc)} (${x(m.rssAfterGcRatio)})`,
-    );
+    for (const server of Object.values(m.servers)) {
+      lines.push(
+        `${server.label}: RSS at start ${mb(server.atStart.rss)}, ` +
+          server.after
+            .map((a) => `after ${int(a.calls)} calls ${mb(a.rss)}`)
+            .join(', ') +
+          ` (${x(server.rssRatio)} first to last); V8 heap reserved ` +
+          server.after.map((a) => mb(a.heapTotal)).join(', ') +
+          '; heap in use after a full GC ' +
+          server.after.map((a) => mb(a.heapUsedAfterGc)).join(', ') +
+          ` (${x(server.heapUsedAfterGcRatio)})`,
+      );
+    }
   }
   return lines;
 }

@@ -206,6 +206,11 @@ export async function startServer(
       child.send({ cmd, ...args });
       return reply;
     },
+    /** The server's CPU time so far, user + system (µs). */
+    async cpu() {
+      const { cpu } = await this.ask('cpu');
+      return cpu.user + cpu.system;
+    },
     /** `{ rss, heapUsed, rssAfterGc, heapUsedAfterGc, gc }` (bytes). */
     async memory() {
       return (await this.ask('memory')).memory;

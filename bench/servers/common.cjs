@@ -24,15 +24,22 @@ function listItems(limit) {
   return { items: ITEMS.slice(0, limit) };
 }
 
-/** The memory figures the harness asks for; GC'd first when exposed. */
+/**
+ * The memory figures the harness asks for (bytes): the resident set, V8's
+ * heap (reserved, in use) and memory outside it, before and (when exposed)
+ * after a full GC.
+ */
 function memory() {
   const before = process.memoryUsage();
   globalThis.gc?.();
   const after = process.memoryUsage();
   return {
     rss: before.rss,
+    heapTotal: before.heapTotal,
     heapUsed: before.heapUsed,
+    external: before.external,
     rssAfterGc: after.rss,
+    heapTotalAfterGc: after.heapTotal,
     heapUsedAfterGc: after.heapUsed,
     gc: typeof globalThis.gc === 'function',
   };
@@ -66,7 +73,7 @@ async function profile(message) {
 /**
  * Tells the harness the server listens on `port`, with the time since the
  * process started and `extra` (e.g. the boot time), and from then on answers
- * its questions over IPC: `memory`, `profile-start`, `profile-stop` (with a
+ * its questions over IPC: `memory`, `cpu` (its `process.cpuUsage()`), `profile-start`, `profile-stop` (with a
  * `path`), and `exit` (a normal exit, so that `--cpu-prof` writes its file).
  */
 function reportReady(port, extra = {}) {
@@ -78,6 +85,7 @@ function reportReady(port, extra = {}) {
     const cmd = message?.cmd;
     if (cmd === 'exit') process.exit(0);
     if (cmd === 'memory') process.send({ reply: cmd, memory: memory() });
+    if (cmd === 'cpu') process.send({ reply: cmd, cpu: process.cpuUsage() });
     if (cmd === 'profile-start' || cmd === 'profile-stop')
       void profile(message).then(
         (result) => process.send({ reply: cmd, ...result }),

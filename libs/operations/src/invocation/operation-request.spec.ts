@@ -1,0 +1,108 @@
+import type { InvocationContext } from './invocation-context.interface';
+import { createOperationRequest, invocationOf } from './operation-request';
+
+const CONTEXT = { correlationId: 'c-1' } as unknown as InvocationContext;
+
+/** Carrier headers that count how often their names are listed. */
+function countedHeaders(
+  headers: Record<string, string | string[] | undefined>,
+) {
+  const listed = { count: 0 };
+  const carrier = new Proxy(headers, {
+    ownKeys(target) {
+      listed.count++;
+      return Reflect.ownKeys(target);
+    },
+  });
+  return { carrier, listed };
+}
+
+function requestOver(headers: Record<string, string | string[] | undefined>) {
+  return createOperationRequest(
+    headers,
+    '/mcp#orders.create',
+    { a: 1 },
+    () => CONTEXT,
+  );
+}
+
+describe('createOperationRequest', () => {
+  it('is shaped like a POST to the call target, with its input as the body', () => {
+    const request = requestOver({});
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('/mcp#orders.create');
+    expect(request.body).toEqual({ a: 1 });
+    expect(request.params).toEqual({});
+    expect(request.query).toEqual({});
+    expect(invocationOf(request)).toBe(CONTEXT);
+    expect(invocationOf({})).toBeUndefined();
+  });
+
+  it('gives the headers with lower-case names, repeated values joined, frozen', () => {
+    const request = requestOver({
+      Authorization: 'ApiKey k',
+      'x-forwarded-for': ['10.0.0.1', '10.0.0.2'],
+      'x-absent': undefined,
+    });
+    expect({ ...request.headers }).toEqual({
+      authorization: 'ApiKey k',
+      'x-forwarded-for': '10.0.0.1, 10.0.0.2',
+    });
+    expect(Object.isFrozen(request.headers)).toBe(true);
+    expect(request.headers).toBe(request.headers);
+  });
+
+  it('never lets a call change the carrier headers', () => {
+    const carrier = { authorization: 'ApiKey alice' };
+    const request = requestOver(carrier);
+    expect(() => {
+      (request.headers as Record<string, string>).authorization = 'ApiKey root';
+    }).toThrow(TypeError);
+    expect(carrier.authorization).toBe('ApiKey alice');
+    expect(request.get('authorization')).toBe('ApiKey alice');
+  });
+
+  it('reads a header by its name in any case with get() and header()', () => {
+    const request = requestOver({
+      authorization: 'ApiKey k',
+      'X-Tenant-Id': 't-1',
+      cookie: ['a=1', 'b=2'],
+    });
+    expect(request.get('Authorization')).toBe('ApiKey k');
+    expect(request.header('AUTHORIZATION')).toBe('ApiKey k');
+    expect(request.get('x-tenant-id')).toBe('t-1');
+    expect(request.get('cookie')).toBe('a=1, b=2');
+    expect(request.get('x-missing')).toBeUndefined();
+  });
+
+  it('answers no header for the names of Object.prototype members', () => {
+    const request = requestOver({ authorization: 'ApiKey k' });
+    for (const name of [
+      'constructor',
+      'toString',
+      '__proto__',
+      'hasOwnProperty',
+    ]) {
+      expect(request.get(name)).toBeUndefined();
+      expect(request.headers[name]).toBeUndefined();
+    }
+  });
+
+  it('copies no header when the call only reads them with get()', () => {
+    const { carrier, listed } = countedHeaders({
+      authorization: 'ApiKey k',
+      accept: 'application/json',
+      'content-length': '80',
+    });
+    const request = requestOver(carrier);
+    expect(request.get('authorization')).toBe('ApiKey k');
+    expect(request.header('Accept')).toBe('application/json');
+    expect(listed.count).toBe(0);
+    expect(request.headers.authorization).toBe('ApiKey k');
+    expect(request.headers['content-length']).toBe('80');
+    expect(listed.count).toBe(1);
+    void request.headers;
+    expect(request.get('content-length')).toBe('80');
+    expect(listed.count).toBe(1);
+  });
+});
