@@ -476,18 +476,19 @@ async function profile(catalogue) {
   const dir = join(OUT, 'profiles', stamp);
   mkdirSync(dir, { recursive: true });
   const result = {};
-  const under = async (name, operations, req) => {
+  // `run`: the load generator the figures of the same load use.
+  const under = async (name, operations, req, run = load) => {
     const running = await startServer(NESTOPS_HTTP.script, {
       env: { BENCH_OPS: String(operations), BENCH_I18N: catalogue },
     });
     try {
-      await load(running.port, req, {
+      await run(running.port, req, {
         connections: config.connections,
         duration: config.warmup,
       });
       const path = join(dir, `${name}.cpuprofile`);
       await running.ask('profile-start');
-      await load(running.port, req, {
+      await run(running.port, req, {
         connections: config.connections,
         duration: config.duration,
       });
@@ -499,7 +500,12 @@ async function profile(catalogue) {
   };
   await under('call-1-operation', 1, NESTOPS_HTTP.request);
   await under('call-1000-operations', config.operations, NESTOPS_HTTP.request);
-  await under('list-1000-operations-en', config.operations, LIST('en-US'));
+  await under(
+    'list-1000-operations-en',
+    config.operations,
+    LIST('en-US'),
+    loadBytes,
+  );
   // Startup: `node --cpu-prof` over a process that exits once listening.
   const running = await startServer(NESTOPS_HTTP.script, {
     env: { BENCH_OPS: String(config.operations), BENCH_I18N: catalogue },
@@ -557,9 +563,13 @@ function targets(results) {
   if (c) {
     const row = (id) => c.rows.find((r) => r.id === id);
     const ours = row('nestops');
+    // The same comparison by the server's CPU time per request, round by round.
+    const cpuRatio = median(
+      ours.rounds.map((run, i) => c.rows[0].rounds[i].cpuUs / run.cpuUs),
+    );
     add(
       'tools/call at least 0.95x the plain Nest route (median of the rounds)',
-      `${ours.ratio.toFixed(2)}x (rounds ${ours.ratioMin.toFixed(2)} to ${ours.ratioMax.toFixed(2)})`,
+      `${ours.ratio.toFixed(2)}x (rounds ${ours.ratioMin.toFixed(2)} to ${ours.ratioMax.toFixed(2)}; by server CPU per request ${cpuRatio.toFixed(2)}x)`,
       ours.ratio >= 0.95,
     );
     const peers = ['rekog', 'sdk'].map(row);
@@ -650,7 +660,9 @@ function writeReadme(results, file) {
 const render = process.argv.indexOf('--render');
 if (render >= 0) {
   const file = process.argv[render + 1];
-  writeReadme(JSON.parse(readFileSync(file, 'utf8')), file);
+  const results = JSON.parse(readFileSync(file, 'utf8'));
+  results.targets = targets(results);
+  writeReadme(results, file);
   process.exit(0);
 }
 
