@@ -1,3 +1,5 @@
+import { getMetadataStorage, IsInt, IsString } from 'class-validator';
+import { vi } from 'vitest';
 import { ContractError } from './errors/contract.error';
 import type { OperationOptions } from './interfaces/operation-options.interface';
 import { createOperationDefinition } from './operation-definition.factory';
@@ -63,4 +65,34 @@ describe('the transaction option of @Operation()', () => {
       );
     },
   );
+});
+
+describe('the definitions of many operations', () => {
+  it("read each input class's rules without scanning every registered class", () => {
+    class Base {}
+    IsString()(Base.prototype, 'name');
+    const inputs = Array.from({ length: 200 }, (_, index) => {
+      const dto = { [`Input${index}`]: class extends Base {} }[`Input${index}`];
+      IsInt()(dto.prototype, 'count');
+      return dto;
+    });
+    const registered = (
+      getMetadataStorage() as unknown as {
+        validationMetadatas: Map<unknown, unknown>;
+      }
+    ).validationMetadatas;
+    const scans = vi.spyOn(registered, 'entries');
+    const schemas = new OperationSchemaFactory();
+    for (const [index, input] of inputs.entries()) {
+      const definition = createOperationDefinition(
+        { id: `reports.get${index}`, input },
+        'ReportsService.method',
+        undefined,
+        schemas,
+      );
+      expect(definition.inputSchema.required).toEqual(['count', 'name']);
+    }
+    expect(scans).not.toHaveBeenCalled();
+    scans.mockRestore();
+  });
 });

@@ -1,5 +1,4 @@
 import type { Type } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
 import { ContractError } from './errors/contract.error';
 import {
   CONTRACT_INVALID_ID,
@@ -20,11 +19,12 @@ import { parseOperationId } from './operation-id';
 import { operationSemantics } from './operation-semantics';
 import { ALL_CARRIERS } from './operations.constants';
 import type { OperationSchemaFactory } from './schema/operation-schema.factory';
+import { validationStorage } from './invocation/validation-metadata-cache';
 
 /** Whether class-validator knows constraints of the class (its own or inherited). */
 function isValidatable(type: Type<unknown>): boolean {
   return (
-    getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)
+    validationStorage().getTargetValidationMetadatas(type, '', true, false)
       .length > 0
   );
 }

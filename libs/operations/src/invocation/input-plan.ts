@@ -1,6 +1,6 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { getMetadataStorage } from 'class-validator';
 import { rawTextPropertiesOf } from './allow-raw-text.decorator';
+import { validationStorage } from './validation-metadata-cache';
 
 /** A DTO class, as class-transformer and class-validator see it. */
 export type DtoClass = Function;
@@ -23,7 +23,7 @@ export class InputPlan {
     this.rawText = rawTextPropertiesOf(type);
     this.members = unassignableMembersOf(type);
     this.declared = new Set(
-      getMetadataStorage()
+      validationStorage()
         .getTargetValidationMetadatas(type, '', true, false)
         .map((metadata) => metadata.propertyName),
     );

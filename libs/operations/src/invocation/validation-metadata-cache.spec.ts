@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import {
   getMetadataStorage,
   IsInt,
+  IsOptional,
   IsString,
+  MaxLength,
+  MetadataStorage,
   Min,
   MinLength,
   validate,
@@ -21,8 +24,32 @@ class Child extends Base {
   amount: number;
 }
 
+// A family whose base is decorated after its subclasses, with an override
+// and a class without rules of its own between two that have some.
+class Leaf extends Child {
+  @IsString({ groups: ['admin'], always: true })
+  name: string;
+
+  @Min(0)
+  count: number;
+}
+class Bare extends Leaf {}
+class Deep extends Bare {
+  @MaxLength(3)
+  code: string;
+}
+class Root {}
+class Branch extends Root {
+  @IsInt()
+  size: number;
+}
+IsOptional()(Root.prototype, 'size');
+MinLength(2)(Root.prototype, 'label');
+
 const storage = getMetadataStorage();
 const original = storage.getTargetValidationMetadatas.bind(storage);
+const FAMILY = [Base, Child, Leaf, Bare, Deep, Root, Branch];
+type Registered = { validationMetadatas: Map<unknown, unknown> };
 const ARGS: Array<[boolean, boolean, string[] | undefined]> = [
   [true, false, undefined],
   [false, false, undefined],
@@ -37,7 +64,7 @@ describe('installValidationMetadataCache', () => {
   it.each(ARGS)(
     'answers what class-validator answers (always %s, strictGroups %s, groups %j)',
     (always, strictGroups, groups) => {
-      for (const target of [Base, Child]) {
+      for (const target of FAMILY) {
         expect(
           storage.getTargetValidationMetadatas(
             target,
@@ -79,6 +106,72 @@ describe('installValidationMetadataCache', () => {
         ['minLength'],
       ]);
     }
+  });
+
+  it("finds a class's inherited rules without scanning the registered classes", () => {
+    const registered = (storage as unknown as Registered).validationMetadatas;
+    const scans = vi.spyOn(registered, 'entries');
+    const indexes = vi.spyOn(registered, 'forEach');
+    const classes = Array.from({ length: 300 }, (_, index) => {
+      const dto = { [`Many${index}`]: class extends Child {} }[`Many${index}`];
+      Min(index)(dto.prototype, 'amount');
+      return dto;
+    });
+    indexes.mockClear();
+    for (const dto of classes) {
+      const rules = storage.getTargetValidationMetadatas(dto, '', true, false);
+      expect(rules).toEqual(original(dto, '', true, false));
+      // Its own `amount` rule (class-validator drops Child's, which share
+      // its type, customValidation) and Base's two `name` rules.
+      expect(rules.map((rule) => rule.propertyName).sort()).toEqual([
+        'amount',
+        'name',
+        'name',
+      ]);
+    }
+    // The cached lookup itself: one index of the registered classes, and
+    // no scan (the comparisons with `original` above scan, once each).
+    expect(indexes).toHaveBeenCalledTimes(1);
+    expect(scans).toHaveBeenCalledTimes(classes.length);
+    scans.mockRestore();
+    indexes.mockRestore();
+  });
+
+  it('answers as class-validator does when a registered key is not a plain class', () => {
+    const own = new MetadataStorage();
+    const plain = own.getTargetValidationMetadatas.bind(own);
+    installValidationMetadataCache(own);
+    class Parent {}
+    class Odd extends Parent {
+      static [Symbol.hasInstance](): boolean {
+        return false;
+      }
+    }
+    class Kid extends Parent {}
+    const rule = (target: Function, propertyName: string, type: string) =>
+      own.addValidationMetadata({
+        target,
+        propertyName,
+        type,
+        groups: [],
+        each: false,
+        context: undefined,
+        constraints: [],
+        validationTypeOptions: undefined,
+      } as unknown as Parameters<MetadataStorage['addValidationMetadata']>[0]);
+    rule(Parent, 'name', 'isString');
+    rule(Kid, 'age', 'isInt');
+    const before = own.getTargetValidationMetadatas(Kid, '', true, false);
+    expect(before).toEqual(plain(Kid, '', true, false));
+    expect(before.map((each) => each.propertyName)).toEqual(['age', 'name']);
+    rule(Odd, 'flag', 'isBoolean');
+    const registered = (own as unknown as Registered).validationMetadatas;
+    const scans = vi.spyOn(registered, 'entries');
+    expect(own.getTargetValidationMetadatas(Kid, '', true, false)).toEqual(
+      before,
+    );
+    expect(scans).toHaveBeenCalledTimes(1);
+    scans.mockRestore();
   });
 
   it('hands each caller its own list', () => {

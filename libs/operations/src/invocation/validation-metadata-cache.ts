@@ -7,14 +7,33 @@ type Metadata = ReturnType<Lookup>[number];
 const INSTALLED = Symbol.for('nestops:validation-metadata-cache');
 
 /**
+ * class-validator's global storage with the cache installed: what the
+ * library reads a class's rules from, so that even discovery at startup
+ * looks each class up through it.
+ */
+export function validationStorage(): Storage {
+  installValidationMetadataCache();
+  return getMetadataStorage();
+}
+
+/** class-validator's storage with the registered rules by class it keeps. */
+interface Registered {
+  readonly validationMetadatas: Map<Function | string, Metadata[]>;
+}
+
+/**
  * Memoises class-validator's `getTargetValidationMetadatas`, which scans
  * every decorated class of the app on each validation of each object to
  * find a class's inherited rules (typestack/class-validator#2686), so a
  * call's cost grew with the number of DTO classes. The answer for a class
  * is kept per (schema, always, strictGroups, groups), and everything is
  * forgotten whenever a rule is added, so classes decorated later are seen;
- * each caller gets its own copy of the list. Installed once per process on
- * class-validator's global storage: the app's own validation gains too.
+ * each caller gets its own copy of the list. A class's first answer is
+ * class-validator's own, computed over the rules of that class and its
+ * ancestors only (found by its prototype chain, in registration order), so
+ * looking up every class once is linear in their number too. Installed once
+ * per process on class-validator's global storage: the app's own
+ * validation gains too.
  */
 export function installValidationMetadataCache(
   storage: Storage = getMetadataStorage(),
@@ -23,12 +42,28 @@ export function installValidationMetadataCache(
   if (marked[INSTALLED]) {
     return;
   }
-  const lookup: Lookup = storage.getTargetValidationMetadatas.bind(storage);
+  const original = storage.getTargetValidationMetadatas;
   const add = storage.addValidationMetadata.bind(storage);
   let known = new WeakMap<object, Map<string, readonly Metadata[]>>();
+  /** Null while some registered key is not a plain class. */
+  let lineage: Lineage | null | undefined;
   storage.addValidationMetadata = (metadata) => {
     known = new WeakMap();
+    lineage = undefined;
     add(metadata);
+  };
+  const lookup = (...args: Parameters<Lookup>) => {
+    const target = args[0];
+    if (typeof target === 'function') {
+      if (lineage === undefined) {
+        lineage = Lineage.of(storage as unknown as Registered) ?? null;
+      }
+      const view = lineage?.viewFor(target);
+      if (view) {
+        return original.apply(view as unknown as Storage, args);
+      }
+    }
+    return original.apply(storage, args);
   };
   storage.getTargetValidationMetadatas = (
     target,
@@ -54,4 +89,74 @@ export function installValidationMetadataCache(
     return answer.slice();
   };
   marked[INSTALLED] = true;
+}
+
+/**
+ * The registered classes indexed by prototype and registration order, for
+ * one state of the storage: what class-validator finds by testing
+ * `target.prototype instanceof` every registered class, found by walking
+ * the target's prototype chain instead.
+ */
+class Lineage {
+  private constructor(
+    private readonly storage: Registered,
+    private readonly byPrototype: Map<object, Function[]>,
+    private readonly order: Map<Function, number>,
+  ) {}
+
+  /**
+   * Undefined when some registered key is not a plain class (a schema's
+   * name, a class with its own `Symbol.hasInstance`): then only the full
+   * scan answers as class-validator does.
+   */
+  static of(storage: Registered): Lineage | undefined {
+    const byPrototype = new Map<object, Function[]>();
+    const order = new Map<Function, number>();
+    let plain = true;
+    storage.validationMetadatas.forEach((_rules, key) => {
+      if (
+        typeof key !== 'function' ||
+        key[Symbol.hasInstance] !== Function.prototype[Symbol.hasInstance] ||
+        typeof key.prototype !== 'object' ||
+        key.prototype === null
+      ) {
+        plain = false;
+        return;
+      }
+      order.set(key, order.size);
+      const classes = byPrototype.get(key.prototype);
+      if (classes) {
+        classes.push(key);
+      } else {
+        byPrototype.set(key.prototype, [key]);
+      }
+    });
+    return plain ? new Lineage(storage, byPrototype, order) : undefined;
+  }
+
+  /**
+   * The storage as class-validator's lookup reads it, holding only the
+   * rules of `target` and of its ancestors, in registration order.
+   */
+  viewFor(target: Function): Registered | undefined {
+    if (typeof target.prototype !== 'object' || target.prototype === null) {
+      return undefined;
+    }
+    const related: Function[] = this.order.has(target) ? [target] : [];
+    for (
+      let prototype: unknown = Object.getPrototypeOf(target.prototype);
+      prototype !== null && typeof prototype === 'object';
+      prototype = Object.getPrototypeOf(prototype)
+    ) {
+      related.push(...(this.byPrototype.get(prototype) ?? []));
+    }
+    related.sort((a, b) => this.order.get(a)! - this.order.get(b)!);
+    const { validationMetadatas } = this.storage;
+    const rules = new Map<Function | string, Metadata[]>(
+      related.map((type) => [type, validationMetadatas.get(type)!]),
+    );
+    return Object.create(this.storage, {
+      validationMetadatas: { value: rules },
+    }) as Registered;
+  }
 }

@@ -1,5 +1,6 @@
 import { getMetadataStorage, type ValidationError } from 'class-validator';
 import type { OperationViolation } from '../errors/operation-failure';
+import { validationStorage } from './validation-metadata-cache';
 
 type ValidationMetadata = ReturnType<
   ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']
@@ -45,7 +46,7 @@ function metadataOf(error: ValidationError): readonly ValidationMetadata[] {
   if (typeof type !== 'function' || type === Object) {
     return [];
   }
-  return getMetadataStorage()
+  return validationStorage()
     .getTargetValidationMetadatas(type, '', true, false)
     .filter((m) => m.propertyName === error.property);
 }
