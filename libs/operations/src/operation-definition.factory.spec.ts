@@ -90,7 +90,7 @@ describe('the definitions of many operations', () => {
         undefined,
         schemas,
       );
-      expect(definition.inputSchema.required).toEqual(['count', 'name']);
+      expect(definition.inputSchema?.required).toEqual(['count', 'name']);
     }
     expect(scans).not.toHaveBeenCalled();
     scans.mockRestore();

@@ -50,6 +50,9 @@ describe('createOperationRequest', () => {
     });
     expect(Object.isFrozen(request.headers)).toBe(true);
     expect(request.headers).toBe(request.headers);
+    // An own, enumerable property, as on an HTTP request.
+    expect(Object.keys(request)).toContain('headers');
+    expect({ ...request }.headers).toBe(request.headers);
   });
 
   it('never lets a call change the carrier headers', () => {

@@ -35,6 +35,7 @@ export interface OperationRequest {
  */
 class CallRequest {
   readonly method = 'POST';
+  declare readonly headers: Readonly<Record<string, string | undefined>>;
   readonly params: Record<string, string> = {};
   readonly query: Record<string, string> = {};
   user?: unknown;
@@ -48,10 +49,12 @@ class CallRequest {
     public body: unknown,
   ) {
     this.#carrier = carrier;
-  }
-
-  get headers(): Readonly<Record<string, string | undefined>> {
-    return (this.#headers ??= normalizedHeaders(this.#carrier));
+    // An own, enumerable property, as on an HTTP request (a spread or a
+    // logger sees it), read on first use.
+    Object.defineProperty(this, 'headers', {
+      enumerable: true,
+      get: () => (this.#headers ??= normalizedHeaders(this.#carrier)),
+    });
   }
 
   get(name: string): string | undefined {

@@ -27,12 +27,11 @@ class Child extends Base {
 // A family whose base is decorated after its subclasses, with an override
 // and a class without rules of its own between two that have some.
 class Leaf extends Child {
-  @IsString({ groups: ['admin'], always: true })
-  name: string;
-
   @Min(0)
   count: number;
 }
+// Overrides Base's rule on `name`.
+IsString({ groups: ['admin'], always: true })(Leaf.prototype, 'name');
 class Bare extends Leaf {}
 class Deep extends Bare {
   @MaxLength(3)
@@ -143,7 +142,7 @@ describe('installValidationMetadataCache', () => {
     installValidationMetadataCache(own);
     class Parent {}
     class Odd extends Parent {
-      static [Symbol.hasInstance](): boolean {
+      static override [Symbol.hasInstance](): boolean {
         return false;
       }
     }
