@@ -36,6 +36,10 @@ describe('createOperationRequest', () => {
     expect(request.query).toEqual({});
     expect(invocationOf(request)).toBe(CONTEXT);
     expect(invocationOf({})).toBeUndefined();
+    // No `user` until a guard sets one, as on an HTTP request.
+    expect('user' in request).toBe(false);
+    request.user = { id: 'alice' };
+    expect(request.user).toEqual({ id: 'alice' });
   });
 
   it('gives the headers with lower-case names, repeated values joined, frozen', () => {

@@ -38,7 +38,7 @@ class CallRequest {
   declare readonly headers: Readonly<Record<string, string | undefined>>;
   readonly params: Record<string, string> = {};
   readonly query: Record<string, string> = {};
-  user?: unknown;
+  declare user?: unknown;
   [INVOCATION]!: InvocationContext;
   readonly #carrier: CarrierHeaders;
   #headers?: Readonly<Record<string, string | undefined>>;
