@@ -54,7 +54,7 @@ export function preparedParts(
     response.result instanceof RawJson &&
     response.result.reused
     ? {
-        head: `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`,
+        head: responseHead(response),
         result: response.result.bytes,
       }
     : undefined;
@@ -71,8 +71,13 @@ export function stringifyRpc(
 
 function stringifyOne(response: JsonRpcResponse): string {
   return 'result' in response && response.result instanceof RawJson
-    ? `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.text}}`
+    ? `${responseHead(response)}${response.result.text}}`
     : JSON.stringify(response);
+}
+
+/** A success response's text up to its `result`'s value. */
+function responseHead(response: JsonRpcResponse): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`;
 }
 
 /** A response's `result` as a value, for in-process readers (the test kit). */

@@ -32,11 +32,7 @@ export function sendJsonText(
   status: number,
   body: string,
 ): void {
-  res.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  sendText(res, status, 'application/json', body);
 }
 
 /**
@@ -71,7 +67,16 @@ function send(
   payload: unknown,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const body = JSON.stringify(payload);
+  sendText(res, status, contentType, JSON.stringify(payload), headers);
+}
+
+function sendText(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   res.writeHead(status, {
     ...headers,
     'Content-Type': contentType,
