@@ -9,5 +9,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // The libraries are tested as apps load them: built, through their
+    // package exports, by Node itself (the ES module door re-exports the
+    // CommonJS build, which Vite's module runner cannot evaluate).
+    server: { deps: { external: [/\/libs\/[^/]+\/dist\//] } },
   },
 });

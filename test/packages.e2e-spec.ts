@@ -5,12 +5,18 @@ import { dirname, join } from 'node:path';
 interface Manifest {
   readonly name: string;
   readonly version: string;
-  readonly exports: Record<string, string | Record<string, string>>;
+  readonly exports: Record<string, string | Record<Door, Target>>;
   readonly files: readonly string[];
   readonly dependencies?: Record<string, string>;
   readonly peerDependencies: Record<string, string>;
   readonly engines: { readonly node: string };
   readonly sideEffects: boolean;
+}
+
+type Door = 'import' | 'require';
+interface Target {
+  readonly types: string;
+  readonly default: string;
 }
 
 const PACKAGES = ['operations', 'mcp', 'typeorm'] as const;
@@ -56,7 +62,9 @@ function packedFiles(name: string): string[] {
 /** Every file an `exports` entry points to. */
 function exportTargets(exports: Manifest['exports']): string[] {
   return Object.values(exports).flatMap((target) =>
-    typeof target === 'string' ? [target] : Object.values(target),
+    typeof target === 'string'
+      ? [target]
+      : Object.values(target).flatMap((door) => Object.values(door)),
   );
 }
 
@@ -66,7 +74,7 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
 
   it('holds only compiled files, declarations and their maps, README.md, LICENSE and package.json', () => {
     const allowed =
-      /^(dist\/.+\.(js|d\.ts)(\.map)?|README\.md|LICENSE|package\.json)$/;
+      /^(dist\/(cjs|esm)\/.+\.(js|d\.ts)(\.map)?|dist\/esm\/package\.json|README\.md|LICENSE|package\.json)$/;
 
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
     expect(files).toEqual(
@@ -81,7 +89,9 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
   });
 
   it('has a declaration and both maps for every compiled module', () => {
-    const modules = files.filter((file) => file.endsWith('.js'));
+    const modules = files.filter(
+      (file) => file.startsWith('dist/cjs/') && file.endsWith('.js'),
+    );
 
     expect(modules.length).toBeGreaterThan(3);
     for (const module of modules) {
@@ -96,13 +106,34 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
     }
   });
 
+  it('has an ES module face of the same declarations, whose only code is one door per entry point', () => {
+    const declarations = (dir: string) =>
+      files
+        .filter((file) => file.startsWith(dir) && /\.d\.ts(\.map)?$/.test(file))
+        .map((file) => file.slice(dir.length));
+    const doors = Object.values(pkg.exports).flatMap((target) =>
+      typeof target === 'string' ? [] : [target.import.default.slice(2)],
+    );
+
+    expect(declarations('dist/esm/')).toEqual(declarations('dist/cjs/'));
+    expect(
+      files.filter(
+        (file) => file.startsWith('dist/esm/') && file.endsWith('.js'),
+      ),
+    ).toEqual(doors.sort());
+    expect(files).toContain('dist/esm/package.json');
+  });
+
   it('packs every file its exports map points to, with types first', () => {
     for (const target of exportTargets(pkg.exports)) {
       expect(files).toContain(target.replace(/^\.\//, ''));
     }
     for (const [entry, target] of Object.entries(pkg.exports)) {
       if (typeof target !== 'string') {
-        expect(Object.keys(target), entry).toEqual(['types', 'default']);
+        expect(Object.keys(target), entry).toEqual(['import', 'require']);
+        for (const door of Object.values(target)) {
+          expect(Object.keys(door), entry).toEqual(['types', 'default']);
+        }
       }
     }
     expect(Object.keys(pkg.exports)).toEqual(ENTRIES[name]);
@@ -161,10 +192,43 @@ describe.each(PACKAGES)('the public types of @nestops/%s', (name) => {
       if (typeof target === 'string') {
         continue;
       }
-      for (const file of reachableDeclarations(name, target.types)) {
-        const text = readFileSync(join(root, 'libs', name, file), 'utf8');
-        expect(text, file).not.toMatch(/nest-internals|@nestjs\/[a-z-]+\//);
+      for (const door of Object.values(target)) {
+        for (const file of reachableDeclarations(name, door.types)) {
+          const text = readFileSync(join(root, 'libs', name, file), 'utf8');
+          expect(text, file).not.toMatch(/nest-internals|@nestjs\/[a-z-]+\//);
+        }
       }
+    }
+  });
+});
+
+describe.each(PACKAGES)('@nestops/%s at run time', (name) => {
+  it('gives `import` and `require` the very same exports (one copy of every class)', () => {
+    const pkg = manifest(name);
+    for (const entry of Object.keys(pkg.exports)) {
+      if (entry === './package.json') {
+        continue;
+      }
+      const specifier = `${pkg.name}${entry.slice(1)}`;
+      const script = `
+        import { createRequire } from 'node:module';
+        const esm = await import(${JSON.stringify(specifier)});
+        const cjs = createRequire(import.meta.url)(${JSON.stringify(specifier)});
+        const names = Object.keys(cjs).filter((n) => n !== '__esModule');
+        const same = names.filter((n) => esm[n] === cjs[n]);
+        console.log(JSON.stringify({ names, same, esm: Object.keys(esm) }));
+      `;
+      const out = JSON.parse(
+        execFileSync(
+          process.execPath,
+          ['--input-type=module', '--eval', script],
+          { cwd: root, encoding: 'utf8' },
+        ),
+      ) as { names: string[]; same: string[]; esm: string[] };
+
+      expect(out.names.length, specifier).toBeGreaterThan(0);
+      expect(out.same, specifier).toEqual(out.names);
+      expect(out.esm.sort(), specifier).toEqual([...out.names].sort());
     }
   });
 });

@@ -1,20 +1,20 @@
-export { McpModule } from './mcp.module';
-export { MCP_MODULE_OPTIONS } from './mcp-module-definition';
-export type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+export { McpModule } from './mcp.module.js';
+export { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
+export type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 export type {
   McpTextContent,
   McpTool,
   McpToolAnnotations,
   McpToolResult,
-} from './tools/mcp-tool.interface';
-export { McpToolCatalogue } from './tools/mcp-tool.catalogue';
-export { McpDispatcher } from './mcp.dispatcher';
-export type { McpCallerContext } from './mcp.dispatcher';
+} from './tools/mcp-tool.interface.js';
+export { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
+export { McpDispatcher } from './mcp.dispatcher.js';
+export type { McpCallerContext } from './mcp.dispatcher.js';
 export {
   LATEST_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,
   SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from './mcp.constants';
-export { runCli, CLI_EXIT } from './cli/mcp-cli';
-export type { McpCliOptions } from './cli/mcp-cli';
+} from './mcp.constants.js';
+export { runCli, CLI_EXIT } from './cli/mcp-cli.js';
+export type { McpCliOptions } from './cli/mcp-cli.js';

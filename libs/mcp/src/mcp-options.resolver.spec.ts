@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CanActivate } from '@nestjs/common';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
-import { resolveMcpOptions } from './mcp-options.resolver';
-import { MCP_LIBRARY_VERSION } from './mcp.constants';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { resolveMcpOptions } from './mcp-options.resolver.js';
+import { MCP_LIBRARY_VERSION } from './mcp.constants.js';
 import { INPUT_LIMITS } from '@nestops/operations';
 
 class AuthGuard implements CanActivate {

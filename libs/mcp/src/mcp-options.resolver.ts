@@ -2,12 +2,12 @@ import type { CanActivate, Type } from '@nestjs/common';
 import { INPUT_LIMITS, type InputLimits } from '@nestops/operations';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import {
   DEFAULT_MAX_BODY_SIZE,
   DEFAULT_MCP_PATH,
   MCP_LIBRARY_VERSION,
-} from './mcp.constants';
+} from './mcp.constants.js';
 
 /** `shutdownGracePeriod` when not set: 10 seconds. */
 export const DEFAULT_SHUTDOWN_GRACE_PERIOD = 10_000;

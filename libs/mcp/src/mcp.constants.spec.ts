@@ -12,7 +12,7 @@ import {
   SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   TOOL_NAME_PATTERN,
-} from './mcp.constants';
+} from './mcp.constants.js';
 
 function packageManifest(): { name: string; version: string } {
   return JSON.parse(

@@ -4,27 +4,27 @@ import {
   OperationMessages,
   resultJson,
 } from '@nestops/operations';
-import { idOf, readEnvelope } from './json-rpc/json-rpc-envelope';
+import { idOf, readEnvelope } from './json-rpc/json-rpc-envelope.js';
 import type {
   JsonRpcRequest,
   JsonRpcResponse,
-} from './json-rpc/json-rpc.types';
-import { McpProtocolError } from './json-rpc/mcp-protocol.error';
-import { RawJson } from './json-rpc/raw-json';
+} from './json-rpc/json-rpc.types.js';
+import { McpProtocolError } from './json-rpc/mcp-protocol.error.js';
+import { RawJson } from './json-rpc/raw-json.js';
 import {
   protocolEraOf,
   readRequestMeta,
   SERVER_INFO_META,
-} from './json-rpc/protocol-era';
-import { MCP_SETTINGS, type McpSettings } from './mcp-options.resolver';
+} from './json-rpc/protocol-era.js';
+import { MCP_SETTINGS, type McpSettings } from './mcp-options.resolver.js';
 import {
   DEFAULT_CACHE_TTL,
   LATEST_PROTOCOL_VERSION,
   SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from './mcp.constants';
-import { McpToolCatalogue } from './tools/mcp-tool.catalogue';
-import type { McpToolResult } from './tools/mcp-tool.interface';
+} from './mcp.constants.js';
+import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
+import type { McpToolResult } from './tools/mcp-tool.interface.js';
 
 /** What a transport knows about the caller of one message. */
 export interface McpCallerContext {

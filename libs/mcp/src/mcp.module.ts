@@ -4,12 +4,12 @@ import {
   ConfigurableModuleClass,
   MCP_MODULE_OPTIONS,
   OPTIONS_TYPE,
-} from './mcp-module-definition';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
-import { MCP_SETTINGS, resolveMcpOptions } from './mcp-options.resolver';
-import { McpDispatcher } from './mcp.dispatcher';
-import { McpToolCatalogue } from './tools/mcp-tool.catalogue';
-import { McpHttpTransport } from './transports/mcp-http.transport';
+} from './mcp-module-definition.js';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { MCP_SETTINGS, resolveMcpOptions } from './mcp-options.resolver.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
+import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
+import { McpHttpTransport } from './transports/mcp-http.transport.js';
 
 /**
  * Publishes the application's `@Operation()` methods as MCP tools over

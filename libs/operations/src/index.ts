@@ -1,5 +1,5 @@
 // The contract
-export { Operation } from './operation.decorator';
+export { Operation } from './operation.decorator.js';
 export type {
   Carrier,
   OperationOptions,
@@ -7,41 +7,41 @@ export type {
   OperationStability,
   TransactionIsolation,
   TransactionSetting,
-} from './interfaces/operation-options.interface';
-export type { OperationDefinition } from './interfaces/operation-definition.interface';
-export type { OperationSemantics } from './operation-semantics';
-export type { JsonSchema } from './schema/json-schema.interface';
-export { OperationRegistry } from './operation.registry';
-export { OperationsModule } from './operations.module';
+} from './interfaces/operation-options.interface.js';
+export type { OperationDefinition } from './interfaces/operation-definition.interface.js';
+export type { OperationSemantics } from './operation-semantics.js';
+export type { JsonSchema } from './schema/json-schema.interface.js';
+export { OperationRegistry } from './operation.registry.js';
+export { OperationsModule } from './operations.module.js';
 
 // Running a call
-export { OperationInvoker } from './operation.invoker';
-export { getInvocationContext } from './invocation/get-invocation-context';
-export { serializeCallResult } from './invocation/call-result';
-export { correlationIdOf } from './invocation/invocation-context.factory';
-export { isTenantId } from './invocation/tenant-id';
-export type { InvocationContext } from './invocation/invocation-context.interface';
+export { OperationInvoker } from './operation.invoker.js';
+export { getInvocationContext } from './invocation/get-invocation-context.js';
+export { serializeCallResult } from './invocation/call-result.js';
+export { correlationIdOf } from './invocation/invocation-context.factory.js';
+export { isTenantId } from './invocation/tenant-id.js';
+export type { InvocationContext } from './invocation/invocation-context.interface.js';
 export type {
   InvocationOptions,
   InvocationResult,
-} from './invocation/invocation-options.interface';
-export { resultJson } from './invocation/output-contract';
-export { AllowRawText } from './invocation/allow-raw-text.decorator';
-export { INPUT_LIMITS } from './invocation/input-limits';
-export type { InputLimits } from './invocation/input-limits';
+} from './invocation/invocation-options.interface.js';
+export { resultJson } from './invocation/output-contract.js';
+export { AllowRawText } from './invocation/allow-raw-text.decorator.js';
+export { INPUT_LIMITS } from './invocation/input-limits.js';
+export type { InputLimits } from './invocation/input-limits.js';
 
 // Errors
-export { ContractError } from './errors/contract.error';
-export { OPERATION_ERRORS } from './errors/error-codes';
-export type { OperationErrorCode } from './errors/error-codes';
-export { formatFailure } from './errors/operation-failure';
+export { ContractError } from './errors/contract.error.js';
+export { OPERATION_ERRORS } from './errors/error-codes.js';
+export type { OperationErrorCode } from './errors/error-codes.js';
+export { formatFailure } from './errors/operation-failure.js';
 export type {
   OperationFailure,
   OperationViolation,
-} from './errors/operation-failure';
-export { OperationException } from './errors/operation.exception';
-export type { OperationExceptionOptions } from './errors/operation.exception';
+} from './errors/operation-failure.js';
+export { OperationException } from './errors/operation.exception.js';
+export type { OperationExceptionOptions } from './errors/operation.exception.js';
 // Languages
-export { OperationMessages } from './i18n/operation-messages';
-export { MESSAGE_NAMESPACE } from './i18n/library-messages';
-export type { ValidationMessageKey } from './i18n/library-messages';
+export { OperationMessages } from './i18n/operation-messages.js';
+export { MESSAGE_NAMESPACE } from './i18n/library-messages.js';
+export type { ValidationMessageKey } from './i18n/library-messages.js';

@@ -3,7 +3,7 @@ import type {
   ExternalContextCreator,
   ModuleRef,
 } from '@nestjs/core';
-import { assertNestInternals } from './nest-internals';
+import { assertNestInternals } from './nest-internals.js';
 
 describe('assertNestInternals', () => {
   it('names every Nest internal that is missing, instead of skipping part of the pipeline', () => {

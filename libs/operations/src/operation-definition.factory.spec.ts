@@ -1,9 +1,9 @@
 import { getMetadataStorage, IsInt, IsString } from 'class-validator';
 import { vi } from 'vitest';
-import { ContractError } from './errors/contract.error';
-import type { OperationOptions } from './interfaces/operation-options.interface';
-import { createOperationDefinition } from './operation-definition.factory';
-import { OperationSchemaFactory } from './schema/operation-schema.factory';
+import { ContractError } from './errors/contract.error.js';
+import type { OperationOptions } from './interfaces/operation-options.interface.js';
+import { createOperationDefinition } from './operation-definition.factory.js';
+import { OperationSchemaFactory } from './schema/operation-schema.factory.js';
 
 function define(options: OperationOptions) {
   return createOperationDefinition(

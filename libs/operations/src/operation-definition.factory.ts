@@ -1,25 +1,25 @@
 import type { Type } from '@nestjs/common';
-import { ContractError } from './errors/contract.error';
+import { ContractError } from './errors/contract.error.js';
 import {
   CONTRACT_INVALID_ID,
   CONTRACT_INVALID_OPTION,
   invalidIdMessage,
   invalidOptionMessage,
-} from './errors/contract.messages';
-import type { OperationDefinition } from './interfaces/operation-definition.interface';
+} from './errors/contract.messages.js';
+import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
 import type {
   Carrier,
   OperationOptions,
   OperationStability,
   TransactionIsolation,
   TransactionSetting,
-} from './interfaces/operation-options.interface';
-import { resultSerializerOf } from './invocation/output-contract';
-import { parseOperationId } from './operation-id';
-import { operationSemantics } from './operation-semantics';
-import { ALL_CARRIERS } from './operations.constants';
-import type { OperationSchemaFactory } from './schema/operation-schema.factory';
-import { validationStorage } from './invocation/validation-metadata-cache';
+} from './interfaces/operation-options.interface.js';
+import { resultSerializerOf } from './invocation/output-contract.js';
+import { parseOperationId } from './operation-id.js';
+import { operationSemantics } from './operation-semantics.js';
+import { ALL_CARRIERS } from './operations.constants.js';
+import type { OperationSchemaFactory } from './schema/operation-schema.factory.js';
+import { validationStorage } from './invocation/validation-metadata-cache.js';
 
 /** Whether class-validator knows constraints of the class (its own or inherited). */
 function isValidatable(type: Type<unknown>): boolean {

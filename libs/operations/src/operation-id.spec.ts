@@ -1,4 +1,4 @@
-import { parseOperationId } from './operation-id';
+import { parseOperationId } from './operation-id.js';
 
 describe('parseOperationId', () => {
   it('splits <resource>.<verb>', () => {

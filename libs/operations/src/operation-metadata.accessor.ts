@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { OperationOptions } from './interfaces/operation-options.interface';
-import { OPERATION_METADATA } from './operations.constants';
+import type { OperationOptions } from './interfaces/operation-options.interface.js';
+import { OPERATION_METADATA } from './operations.constants.js';
 
 @Injectable()
 export class OperationMetadataAccessor {

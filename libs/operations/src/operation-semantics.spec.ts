@@ -1,4 +1,4 @@
-import { operationSemantics, OperationSemantics } from './operation-semantics';
+import { operationSemantics, OperationSemantics } from './operation-semantics.js';
 
 const READ: OperationSemantics = {
   readOnly: true,

@@ -1,4 +1,4 @@
-import { READ_ONLY_VERBS } from './operations.constants';
+import { READ_ONLY_VERBS } from './operations.constants.js';
 
 /**
  * What an operation does to the state it touches, derived from its verb and

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
-import type { OperationOptions } from './interfaces/operation-options.interface';
-import { OPERATION_METADATA } from './operations.constants';
+import type { OperationOptions } from './interfaces/operation-options.interface.js';
+import { OPERATION_METADATA } from './operations.constants.js';
 
 /**
  * Declares a provider method as an operation of the application. The

@@ -4,37 +4,37 @@ import {
   ExternalContextCreator,
   ModuleRef,
 } from '@nestjs/core';
-import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard';
-import { toOperationFailure } from './errors/failure.mapper';
-import { OperationFailure, operationFailure } from './errors/operation-failure';
-import { CallAbort } from './invocation/call-abort';
-import { installValidationMetadataCache } from './invocation/validation-metadata-cache';
-import { startCallTimeout } from './invocation/call-timeout';
-import { sanitizeInput } from './invocation/input.sanitizer';
-import { resultOf } from './invocation/call-result';
-import { OperationResponse } from './invocation/operation-response';
+import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard.js';
+import { toOperationFailure } from './errors/failure.mapper.js';
+import { OperationFailure, operationFailure } from './errors/operation-failure.js';
+import { CallAbort } from './invocation/call-abort.js';
+import { installValidationMetadataCache } from './invocation/validation-metadata-cache.js';
+import { startCallTimeout } from './invocation/call-timeout.js';
+import { sanitizeInput } from './invocation/input.sanitizer.js';
+import { resultOf } from './invocation/call-result.js';
+import { OperationResponse } from './invocation/operation-response.js';
 import {
   correlationIdOf,
   createInvocationContext,
   single,
-} from './invocation/invocation-context.factory';
-import { OperationMessages } from './i18n/operation-messages';
+} from './invocation/invocation-context.factory.js';
+import { OperationMessages } from './i18n/operation-messages.js';
 import type {
   InvocationOptions,
   InvocationResult,
-} from './invocation/invocation-options.interface';
+} from './invocation/invocation-options.interface.js';
 import {
   OperationPipeline,
   type PipelineServices,
-} from './invocation/operation-pipeline';
-import { createOperationRequest } from './invocation/operation-request';
+} from './invocation/operation-pipeline.js';
+import { createOperationRequest } from './invocation/operation-request.js';
 import {
   assertNestInternals,
   nestPipesOf,
   scopedGlobalEnhancers,
-} from './nest-internals';
-import type { OperationDefinition } from './interfaces/operation-definition.interface';
-import { OperationRegistry } from './operation.registry';
+} from './nest-internals.js';
+import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
+import { OperationRegistry } from './operation.registry.js';
 
 interface PreparedOperation {
   readonly definition: OperationDefinition;

@@ -1,15 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { ContractError } from './errors/contract.error';
+import { ContractError } from './errors/contract.error.js';
 import {
   CONTRACT_DUPLICATE_ID,
   duplicateIdMessage,
-} from './errors/contract.messages';
-import type { InstanceWrapper } from './nest-internals';
-import { createOperationDefinition } from './operation-definition.factory';
-import { OperationMetadataAccessor } from './operation-metadata.accessor';
-import { DiscoveredOperation, OperationRegistry } from './operation.registry';
-import { OperationSchemaFactory } from './schema/operation-schema.factory';
+} from './errors/contract.messages.js';
+import type { InstanceWrapper } from './nest-internals.js';
+import { createOperationDefinition } from './operation-definition.factory.js';
+import { OperationMetadataAccessor } from './operation-metadata.accessor.js';
+import { DiscoveredOperation, OperationRegistry } from './operation.registry.js';
+import { OperationSchemaFactory } from './schema/operation-schema.factory.js';
 
 /**
  * Finds every `@Operation()` method of every provider once, at module

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { OperationMessages } from './i18n/operation-messages';
-import { OperationMetadataAccessor } from './operation-metadata.accessor';
-import { OperationInvoker } from './operation.invoker';
-import { OperationRegistry } from './operation.registry';
-import { OperationsExplorer } from './operations.explorer';
+import { OperationMessages } from './i18n/operation-messages.js';
+import { OperationMetadataAccessor } from './operation-metadata.accessor.js';
+import { OperationInvoker } from './operation.invoker.js';
+import { OperationRegistry } from './operation.registry.js';
+import { OperationsExplorer } from './operations.explorer.js';
 
 /**
  * Discovers the application's `@Operation()` methods at bootstrap. Carrier

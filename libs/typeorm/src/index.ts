@@ -1,4 +1,4 @@
-export { UnitOfWorkModule } from './unit-of-work.module';
-export type { UnitOfWorkModuleOptions } from './unit-of-work.module';
-export { TransactionInterceptor } from './transaction.interceptor';
-export { UnitOfWork } from './unit-of-work.decorator';
+export { UnitOfWorkModule } from './unit-of-work.module.js';
+export type { UnitOfWorkModuleOptions } from './unit-of-work.module.js';
+export { TransactionInterceptor } from './transaction.interceptor.js';
+export { UnitOfWork } from './unit-of-work.decorator.js';

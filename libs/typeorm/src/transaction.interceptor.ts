@@ -18,8 +18,8 @@ import {
 import type { ClsService } from 'nestjs-cls';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
-import { type CallQueue, callQueueOf } from './call-queue';
-import { UNIT_OF_WORK_METADATA } from './unit-of-work.decorator';
+import { type CallQueue, callQueueOf } from './call-queue.js';
+import { UNIT_OF_WORK_METADATA } from './unit-of-work.decorator.js';
 
 /** HTTP methods that read only: no transaction unless `@UnitOfWork()` asks. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);

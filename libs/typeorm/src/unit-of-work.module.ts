@@ -9,7 +9,7 @@ import {
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule, ClsService } from 'nestjs-cls';
 import type { DataSource } from 'typeorm';
-import { TransactionInterceptor } from './transaction.interceptor';
+import { TransactionInterceptor } from './transaction.interceptor.js';
 
 /** @publicApi */
 export interface UnitOfWorkModuleOptions {

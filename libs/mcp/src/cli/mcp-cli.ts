@@ -11,10 +11,10 @@ import {
   OperationRegistry,
 } from '@nestops/operations';
 import { Command, CommanderError, Option } from 'commander';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
-import { McpDispatcher } from '../mcp.dispatcher';
-import { McpToolCatalogue } from '../tools/mcp-tool.catalogue';
-import { McpStdioSession } from '../transports/mcp-stdio.session';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { McpDispatcher } from '../mcp.dispatcher.js';
+import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { McpStdioSession } from '../transports/mcp-stdio.session.js';
 import {
   type ContextOptions,
   contextHeaders,
@@ -23,8 +23,8 @@ import {
   parseInput,
   parseLocale,
   parseTimeout,
-} from './cli-options';
-import { claimStdout, type ProtocolOutput } from './protocol-output';
+} from './cli-options.js';
+import { claimStdout, type ProtocolOutput } from './protocol-output.js';
 
 /** How `runCli` runs. */
 export interface McpCliOptions {

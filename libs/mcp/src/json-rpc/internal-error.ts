@@ -2,7 +2,7 @@ import {
   JSON_RPC_INTERNAL_ERROR,
   type JsonRpcId,
   type JsonRpcResponse,
-} from './json-rpc.types';
+} from './json-rpc.types.js';
 
 /**
  * The `-32603` answer to a message whose handling failed unexpectedly: the

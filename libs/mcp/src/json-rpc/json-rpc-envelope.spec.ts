@@ -1,5 +1,5 @@
-import { idOf, readEnvelope } from './json-rpc-envelope';
-import { McpProtocolError } from './mcp-protocol.error';
+import { idOf, readEnvelope } from './json-rpc-envelope.js';
+import { McpProtocolError } from './mcp-protocol.error.js';
 
 function rejection(message: unknown): McpProtocolError {
   try {

@@ -1,5 +1,5 @@
-import { McpProtocolError } from './mcp-protocol.error';
-import type { JsonRpcId, JsonRpcRequest } from './json-rpc.types';
+import { McpProtocolError } from './mcp-protocol.error.js';
+import type { JsonRpcId, JsonRpcRequest } from './json-rpc.types.js';
 
 /** What one incoming JSON-RPC message is. */
 export type IncomingMessage =

@@ -8,7 +8,7 @@ import {
   JsonRpcResponse,
   MCP_HEADER_MISMATCH,
   MCP_UNSUPPORTED_PROTOCOL_VERSION,
-} from './json-rpc.types';
+} from './json-rpc.types.js';
 
 /** The catalogue code of a 2026 request whose `_meta` lacks a required field or has a bad one. */
 export const INVALID_REQUEST_META = 'PROTOCOLS_VALIDATION_005';

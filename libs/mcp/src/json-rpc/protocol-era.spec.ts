@@ -1,5 +1,5 @@
-import { McpProtocolError } from './mcp-protocol.error';
-import { protocolEraOf, readRequestMeta } from './protocol-era';
+import { McpProtocolError } from './mcp-protocol.error.js';
+import { protocolEraOf, readRequestMeta } from './protocol-era.js';
 
 const VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';

@@ -2,9 +2,9 @@ import {
   MODERN_PROTOCOL_VERSIONS,
   SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from '../mcp.constants';
-import { isRecord } from './json-rpc-envelope';
-import { McpProtocolError } from './mcp-protocol.error';
+} from '../mcp.constants.js';
+import { isRecord } from './json-rpc-envelope.js';
+import { McpProtocolError } from './mcp-protocol.error.js';
 
 /**
  * The protocol era of a message: `modern` is 2026-07-28 and later (every

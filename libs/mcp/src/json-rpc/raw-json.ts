@@ -1,4 +1,4 @@
-import type { JsonRpcResponse } from './json-rpc.types';
+import type { JsonRpcResponse } from './json-rpc.types.js';
 
 /**
  * A JSON value whose text is already written (a tool list prepared at

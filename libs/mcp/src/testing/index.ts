@@ -1,8 +1,8 @@
-export { McpTestClient } from './mcp-test-client';
-export { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+export { McpTestClient } from './mcp-test-client.js';
+export { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 export type {
   JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcResponse,
-} from '../json-rpc/json-rpc.types';
+} from '../json-rpc/json-rpc.types.js';
 export type { TestHeaders } from '@nestops/operations/testing';

@@ -1,10 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { carrierHeaders, type TestHeaders } from '@nestops/operations/testing';
-import type { JsonRpcResponse } from '../json-rpc/json-rpc.types';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
-import { resultValue } from '../json-rpc/raw-json';
-import { McpDispatcher, type McpCallerContext } from '../mcp.dispatcher';
-import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface';
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { resultValue } from '../json-rpc/raw-json.js';
+import { McpDispatcher, type McpCallerContext } from '../mcp.dispatcher.js';
+import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
 
 /**
  * Talks MCP to an initialised Nest application in-process: each message goes

@@ -10,22 +10,22 @@ import {
   OperationMessages,
   OperationRegistry,
 } from '@nestops/operations';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
-import { TOOL_NAME_PATTERN } from '../mcp.constants';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
 import {
   createTool,
   defaultToolName,
   type ToolTexts,
   toolTextKeys,
-} from './mcp-tool.factory';
-import type { McpTool } from './mcp-tool.interface';
+} from './mcp-tool.factory.js';
+import type { McpTool } from './mcp-tool.interface.js';
 import {
   DUPLICATE_TOOL_NAME,
   INVALID_TOOL_NAME,
   duplicateToolNameMessage,
   invalidToolNameMessage,
   unknownOverrideMessage,
-} from './mcp-tool.messages';
+} from './mcp-tool.messages.js';
 
 interface CatalogueEntry {
   readonly name: string;

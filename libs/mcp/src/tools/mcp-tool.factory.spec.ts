@@ -3,7 +3,7 @@ import type {
   OperationDefinition,
   OperationSemantics,
 } from '@nestops/operations';
-import { createTool, defaultToolName } from './mcp-tool.factory';
+import { createTool, defaultToolName } from './mcp-tool.factory.js';
 
 function operation(
   id: string,

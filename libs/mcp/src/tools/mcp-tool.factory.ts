@@ -1,5 +1,5 @@
 import type { JsonSchema, OperationDefinition } from '@nestops/operations';
-import type { McpTool } from './mcp-tool.interface';
+import type { McpTool } from './mcp-tool.interface.js';
 
 /** An operation without input takes no arguments: any property is rejected. */
 const NO_INPUT: JsonSchema = Object.freeze({

@@ -1,5 +1,5 @@
 import type { OperationDefinition } from '@nestops/operations';
-import { TOOL_NAME_PATTERN } from '../mcp.constants';
+import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
 
 export const INVALID_TOOL_NAME = 'PROTOCOLS_VALIDATION_004';
 export const DUPLICATE_TOOL_NAME = 'PROTOCOLS_CONFLICT_001';

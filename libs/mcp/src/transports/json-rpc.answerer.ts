@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { internalErrorResponse } from '../json-rpc/internal-error';
-import { idOf } from '../json-rpc/json-rpc-envelope';
+import { internalErrorResponse } from '../json-rpc/internal-error.js';
+import { idOf } from '../json-rpc/json-rpc-envelope.js';
 import {
   JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_INVALID_REQUEST,
@@ -9,18 +9,18 @@ import {
   type JsonRpcResponse,
   MCP_HEADER_MISMATCH,
   MCP_UNSUPPORTED_PROTOCOL_VERSION,
-} from '../json-rpc/json-rpc.types';
+} from '../json-rpc/json-rpc.types.js';
 import {
   INVALID_REQUEST_META,
   McpProtocolError,
-} from '../json-rpc/mcp-protocol.error';
-import { type ProtocolEra, protocolEraOf } from '../json-rpc/protocol-era';
-import { BATCH_PROTOCOL_VERSIONS, MAX_BATCH_SIZE } from '../mcp.constants';
+} from '../json-rpc/mcp-protocol.error.js';
+import { type ProtocolEra, protocolEraOf } from '../json-rpc/protocol-era.js';
+import { BATCH_PROTOCOL_VERSIONS, MAX_BATCH_SIZE } from '../mcp.constants.js';
 import type {
   McpCallerContext,
   McpCarrierRules,
   McpDispatcher,
-} from '../mcp.dispatcher';
+} from '../mcp.dispatcher.js';
 import { correlationIdOf } from '@nestops/operations';
 
 /** The HTTP answer to a POST's JSON-RPC content. */

@@ -7,27 +7,27 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { Server, ServerResponse } from 'node:http';
-import { idOf } from '../json-rpc/json-rpc-envelope';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
-import { protocolEraOf } from '../json-rpc/protocol-era';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants';
-import { McpDispatcher } from '../mcp.dispatcher';
-import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals';
-import { ConnectionDrain } from '../shutdown/connection-drain';
-import { McpToolCatalogue } from '../tools/mcp-tool.catalogue';
-import { connectionTurn } from './connection-turn';
+import { idOf } from '../json-rpc/json-rpc-envelope.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { protocolEraOf } from '../json-rpc/protocol-era.js';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { McpDispatcher } from '../mcp.dispatcher.js';
+import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals.js';
+import { ConnectionDrain } from '../shutdown/connection-drain.js';
+import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { connectionTurn } from './connection-turn.js';
 import {
   sendJson,
   sendJsonParts,
   sendJsonText,
   sendProblem,
-} from './http-problem';
-import { preparedParts, stringifyRpc } from '../json-rpc/raw-json';
-import { JsonRpcAnswerer } from './json-rpc.answerer';
-import { isOriginAllowed } from './origin.policy';
-import { OuterAuthenticator } from './outer-authenticator';
-import { checkRequestHeaders } from './request-headers';
+} from './http-problem.js';
+import { preparedParts, stringifyRpc } from '../json-rpc/raw-json.js';
+import { JsonRpcAnswerer } from './json-rpc.answerer.js';
+import { isOriginAllowed } from './origin.policy.js';
+import { OuterAuthenticator } from './outer-authenticator.js';
+import { checkRequestHeaders } from './request-headers.js';
 import {
   BodyRequest,
   BodyTooLargeError,
@@ -35,7 +35,7 @@ import {
   bodyReader,
   isJsonRequest,
   Next,
-} from './request-body.reader';
+} from './request-body.reader.js';
 
 type Handler = (req: BodyRequest, res: ServerResponse, next: Next) => void;
 

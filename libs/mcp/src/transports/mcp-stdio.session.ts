@@ -1,10 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import type { JsonRpcResponse } from '../json-rpc/json-rpc.types';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
-import { stringifyRpc } from '../json-rpc/raw-json';
-import type { McpCallerContext, McpDispatcher } from '../mcp.dispatcher';
-import { JsonRpcAnswerer } from './json-rpc.answerer';
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { stringifyRpc } from '../json-rpc/raw-json.js';
+import type { McpCallerContext, McpDispatcher } from '../mcp.dispatcher.js';
+import { JsonRpcAnswerer } from './json-rpc.answerer.js';
 
 /** How a stdio session reads, writes and calls. */
 export interface McpStdioSessionOptions {

@@ -1,4 +1,4 @@
-import { isOriginAllowed } from './origin.policy';
+import { isOriginAllowed } from './origin.policy.js';
 
 describe('isOriginAllowed', () => {
   describe('without a list (loopback only)', () => {

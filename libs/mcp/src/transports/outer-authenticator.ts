@@ -2,9 +2,9 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { CanActivate } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { ExecutionContextHost } from '../nest-internals';
+import { ExecutionContextHost } from '../nest-internals.js';
 import { correlationIdOf } from '@nestops/operations';
-import { sendProblem } from './http-problem';
+import { sendProblem } from './http-problem.js';
 
 const SCHEME = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)/;
 

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { JsonRpcRequest } from '../json-rpc/json-rpc.types';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
-import { checkRequestHeaders } from './request-headers';
+import type { JsonRpcRequest } from '../json-rpc/json-rpc.types.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { checkRequestHeaders } from './request-headers.js';
 
 const call: JsonRpcRequest = {
   jsonrpc: '2.0',

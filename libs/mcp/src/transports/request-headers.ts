@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { JsonRpcRequest } from '../json-rpc/json-rpc.types';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error';
+import type { JsonRpcRequest } from '../json-rpc/json-rpc.types.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 
 /** `=?base64?<value>?=`: a header value that is not plain ASCII, encoded. */
 const ENCODED = /^=\?base64\?(.*)\?=$/s;

@@ -13,9 +13,9 @@ import {
   UnauthorizedException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { toOperationFailure } from './failure.mapper';
-import { OperationException } from './operation.exception';
-import { formatFailure } from './operation-failure';
+import { toOperationFailure } from './failure.mapper.js';
+import { OperationException } from './operation.exception.js';
+import { formatFailure } from './operation-failure.js';
 
 describe('toOperationFailure', () => {
   it('maps a validation BadRequestException to VALIDATION_INVALID_001 with the messages joined', () => {

@@ -1,7 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import type { OperationErrorCode } from './error-codes';
-import { OperationException } from './operation.exception';
-import { OperationFailure, operationFailure } from './operation-failure';
+import type { OperationErrorCode } from './error-codes.js';
+import { OperationException } from './operation.exception.js';
+import { OperationFailure, operationFailure } from './operation-failure.js';
 
 const BY_STATUS: ReadonlyMap<number, OperationErrorCode> = new Map([
   [HttpStatus.BAD_REQUEST, 'VALIDATION_INVALID_001'],

@@ -1,5 +1,5 @@
-import { OPERATION_ERRORS, OperationErrorCode } from './error-codes';
-import { formatFailure, operationFailure } from './operation-failure';
+import { OPERATION_ERRORS, OperationErrorCode } from './error-codes.js';
+import { formatFailure, operationFailure } from './operation-failure.js';
 
 const CODES = Object.keys(OPERATION_ERRORS) as OperationErrorCode[];
 

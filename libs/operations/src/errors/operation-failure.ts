@@ -1,5 +1,5 @@
-import type { OperationErrorCode } from './error-codes';
-import { describeFailure, violationsText } from '../i18n/failure-text';
+import type { OperationErrorCode } from './error-codes.js';
+import { describeFailure, violationsText } from '../i18n/failure-text.js';
 
 /**
  * One failing field of a `VALIDATION_INVALID_001` failure, kept apart so

@@ -1,10 +1,10 @@
-import type { OperationErrorCode } from './error-codes';
+import type { OperationErrorCode } from './error-codes.js';
 import {
   OperationFailure,
   OperationViolation,
   operationFailure,
   validationFailure,
-} from './operation-failure';
+} from './operation-failure.js';
 
 /** @publicApi */
 export interface OperationExceptionOptions {

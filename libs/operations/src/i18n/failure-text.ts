@@ -1,13 +1,13 @@
 import type {
   OperationFailure,
   OperationViolation,
-} from '../errors/operation-failure';
+} from '../errors/operation-failure.js';
 import {
   interpolate,
   LIBRARY_LANGUAGE,
   libraryText,
   MESSAGE_NAMESPACE,
-} from './library-messages';
+} from './library-messages.js';
 
 /** A key's text with its arguments filled in, or undefined when there is none. */
 export type MessageLookup = (

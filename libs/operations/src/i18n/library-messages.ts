@@ -1,8 +1,8 @@
 import {
   OPERATION_ERRORS,
   type OperationErrorCode,
-} from '../errors/error-codes';
-import type { OperationViolation } from '../errors/operation-failure';
+} from '../errors/error-codes.js';
+import type { OperationViolation } from '../errors/operation-failure.js';
 
 /**
  * The namespace of the library's own message keys. In a nestjs-i18n

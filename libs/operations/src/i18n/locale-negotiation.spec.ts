@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { negotiateLocale } from './locale-negotiation';
+import { negotiateLocale } from './locale-negotiation.js';
 
 const LANGUAGES = ['en-US', 'zh-CN', 'de'];
 

@@ -1,12 +1,12 @@
 import type { Type } from '@nestjs/common';
-import type { JsonSchema } from '../schema/json-schema.interface';
-import type { OperationSemantics } from '../operation-semantics';
+import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { OperationSemantics } from '../operation-semantics.js';
 import type {
   Carrier,
   OperationPolicy,
   OperationStability,
   TransactionSetting,
-} from './operation-options.interface';
+} from './operation-options.interface.js';
 
 /**
  * One operation as discovered at bootstrap: its contract, resolved defaults

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CallAbort } from './call-abort';
+import { CallAbort } from './call-abort.js';
 
 describe('CallAbort', () => {
   it('makes no AbortController until the signal is asked for or the call aborted', () => {

@@ -1,6 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { getInvocationContext } from './get-invocation-context';
-import { type SerializedResult, serializeResult } from './output-contract';
+import { getInvocationContext } from './get-invocation-context.js';
+import { type SerializedResult, serializeResult } from './output-contract.js';
 
 /** Per call request: the last result serialised, and what it became. */
 const serialized = new WeakMap<

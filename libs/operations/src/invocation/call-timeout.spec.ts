@@ -1,6 +1,6 @@
-import { formatFailure } from '../errors/operation-failure';
-import type { InvocationResult } from './invocation-options.interface';
-import { startCallTimeout } from './call-timeout';
+import { formatFailure } from '../errors/operation-failure.js';
+import type { InvocationResult } from './invocation-options.interface.js';
+import { startCallTimeout } from './call-timeout.js';
 
 const MAX_DELAY = 2 ** 31 - 1;
 

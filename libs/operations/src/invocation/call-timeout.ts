@@ -1,5 +1,5 @@
-import { operationFailure } from '../errors/operation-failure';
-import type { InvocationResult } from './invocation-options.interface';
+import { operationFailure } from '../errors/operation-failure.js';
+import type { InvocationResult } from './invocation-options.interface.js';
 
 // The longest delay `setTimeout` waits at once; a longer one fires at once.
 const MAX_DELAY = 2 ** 31 - 1;

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { OperationException } from '../errors/operation.exception';
-import { AllowRawText } from './allow-raw-text.decorator';
-import { INPUT_LIMITS } from './input-limits';
-import { MAX_INPUT_DEPTH, sanitizeInput } from './input.sanitizer';
+import { OperationException } from '../errors/operation.exception.js';
+import { AllowRawText } from './allow-raw-text.decorator.js';
+import { INPUT_LIMITS } from './input-limits.js';
+import { MAX_INPUT_DEPTH, sanitizeInput } from './input.sanitizer.js';
 
 /** `containers` nested objects (or arrays) around `leaf`; the outermost is at depth 0. */
 function nest(containers: number, kind: 'object' | 'array', leaf: unknown) {

@@ -1,11 +1,11 @@
-import { OperationException } from '../errors/operation.exception';
+import { OperationException } from '../errors/operation.exception.js';
 import {
   libraryViolation,
   type ValidationMessageKey,
-} from '../i18n/library-messages';
-import { INPUT_LIMITS, type InputLimits } from './input-limits';
-import { type DtoClass, InputPlan } from './input-plan';
-import { textProblem } from './text-check';
+} from '../i18n/library-messages.js';
+import { INPUT_LIMITS, type InputLimits } from './input-limits.js';
+import { type DtoClass, InputPlan } from './input-plan.js';
+import { textProblem } from './text-check.js';
 
 /** Keys that could reach an object's prototype when copied or transformed. */
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([

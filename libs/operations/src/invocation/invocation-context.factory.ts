@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { OperationException } from '../errors/operation.exception';
-import { libraryViolation } from '../i18n/library-messages';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface';
-import type { InvocationContext } from './invocation-context.interface';
-import type { InvocationOptions } from './invocation-options.interface';
-import type { CallAbort } from './call-abort';
-import type { OperationRequest } from './operation-request';
-import { isTenantId } from './tenant-id';
+import { OperationException } from '../errors/operation.exception.js';
+import { libraryViolation } from '../i18n/library-messages.js';
+import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import type { InvocationContext } from './invocation-context.interface.js';
+import type { InvocationOptions } from './invocation-options.interface.js';
+import type { CallAbort } from './call-abort.js';
+import type { OperationRequest } from './operation-request.js';
+import { isTenantId } from './tenant-id.js';
 
 const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
 

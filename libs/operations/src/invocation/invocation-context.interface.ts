@@ -1,5 +1,5 @@
-import type { OperationDefinition } from '../interfaces/operation-definition.interface';
-import type { Carrier } from '../interfaces/operation-options.interface';
+import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import type { Carrier } from '../interfaces/operation-options.interface.js';
 
 /**
  * Everything known about one call of an operation. Handlers receive it as

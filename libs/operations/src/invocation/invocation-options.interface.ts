@@ -1,6 +1,6 @@
-import type { OperationFailure } from '../errors/operation-failure';
-import type { InputLimits } from './input-limits';
-import type { Carrier } from '../interfaces/operation-options.interface';
+import type { OperationFailure } from '../errors/operation-failure.js';
+import type { InputLimits } from './input-limits.js';
+import type { Carrier } from '../interfaces/operation-options.interface.js';
 
 /**
  * How a carrier asks for one call of an operation.

@@ -1,5 +1,5 @@
-import type { InvocationContext } from './invocation-context.interface';
-import { createOperationRequest, invocationOf } from './operation-request';
+import type { InvocationContext } from './invocation-context.interface.js';
+import { createOperationRequest, invocationOf } from './operation-request.js';
 
 const CONTEXT = { correlationId: 'c-1' } as unknown as InvocationContext;
 

@@ -1,4 +1,4 @@
-import type { InvocationContext } from './invocation-context.interface';
+import type { InvocationContext } from './invocation-context.interface.js';
 
 const INVOCATION = Symbol('operations:invocation');
 

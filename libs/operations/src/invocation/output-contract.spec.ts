@@ -1,13 +1,13 @@
 import { Exclude, Expose } from 'class-transformer';
 import { IsDateString, IsInt, IsOptional, IsString } from 'class-validator';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface';
-import { OperationSchemaFactory } from '../schema/operation-schema.factory';
+import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import { OperationSchemaFactory } from '../schema/operation-schema.factory.js';
 import {
   resultJson,
   resultSerializerOf,
   serializeResult,
-} from './output-contract';
-import { OutputContractError } from './output-contract.error';
+} from './output-contract.js';
+import { OutputContractError } from './output-contract.error.js';
 
 class MemberDto {
   @IsInt()

@@ -1,9 +1,9 @@
 import { instanceToPlain } from 'class-transformer';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface';
-import type { JsonSchema } from '../schema/json-schema.interface';
-import { OutputContractError } from './output-contract.error';
-import { compileSchemaCheck } from './output-schema.check';
-import { compileOutputShape } from './output-shaper';
+import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import type { JsonSchema } from '../schema/json-schema.interface.js';
+import { OutputContractError } from './output-contract.error.js';
+import { compileSchemaCheck } from './output-schema.check.js';
+import { compileOutputShape } from './output-shaper.js';
 
 /** A result as a carrier sends it: the JSON value, and its JSON text. */
 export interface SerializedResult {

@@ -22,9 +22,9 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import type { JsonSchema } from '../schema/json-schema.interface';
-import { OperationSchemaFactory } from '../schema/operation-schema.factory';
-import { compileSchemaCheck } from './output-schema.check';
+import type { JsonSchema } from '../schema/json-schema.interface.js';
+import { OperationSchemaFactory } from '../schema/operation-schema.factory.js';
+import { compileSchemaCheck } from './output-schema.check.js';
 
 enum Level {
   Low = 'low',

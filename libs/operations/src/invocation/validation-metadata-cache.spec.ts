@@ -11,7 +11,7 @@ import {
   validate,
 } from 'class-validator';
 import { describe, expect, it, vi } from 'vitest';
-import { installValidationMetadataCache } from './validation-metadata-cache';
+import { installValidationMetadataCache } from './validation-metadata-cache.js';
 
 class Base {
   @IsString()

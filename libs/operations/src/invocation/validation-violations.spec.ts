@@ -12,9 +12,9 @@ import {
 } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { describe, expect, it } from 'vitest';
-import { describeFailure } from '../i18n/failure-text';
-import { validationFailure } from '../errors/operation-failure';
-import { violationsOf } from './validation-violations';
+import { describeFailure } from '../i18n/failure-text.js';
+import { validationFailure } from '../errors/operation-failure.js';
+import { violationsOf } from './validation-violations.js';
 
 enum Colour {
   Red = 'red',

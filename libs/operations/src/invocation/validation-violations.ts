@@ -1,6 +1,6 @@
 import { getMetadataStorage, type ValidationError } from 'class-validator';
-import type { OperationViolation } from '../errors/operation-failure';
-import { validationStorage } from './validation-metadata-cache';
+import type { OperationViolation } from '../errors/operation-failure.js';
+import { validationStorage } from './validation-metadata-cache.js';
 
 type ValidationMetadata = ReturnType<
   ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']

@@ -18,8 +18,8 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import type { JsonSchema } from './json-schema.interface';
-import { OperationSchemaFactory } from './operation-schema.factory';
+import type { JsonSchema } from './json-schema.interface.js';
+import { OperationSchemaFactory } from './operation-schema.factory.js';
 
 enum Color {
   Red = 'red',

@@ -2,15 +2,15 @@ import type { Type } from '@nestjs/common';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
 import { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
-import { ContractError } from '../errors/contract.error';
+import { ContractError } from '../errors/contract.error.js';
 import {
   AMBIGUOUS_DTO_NAME,
   UNRESOLVED_SCHEMA_REF,
   ambiguousDtoNameMessage,
   unresolvedSchemaRefMessage,
-} from '../errors/contract.messages';
-import type { JsonSchema } from './json-schema.interface';
-import { SCHEMA_CONVERTERS } from './schema-converters';
+} from '../errors/contract.messages.js';
+import type { JsonSchema } from './json-schema.interface.js';
+import { SCHEMA_CONVERTERS } from './schema-converters.js';
 
 const DEFS = '#/$defs/';
 

@@ -1,5 +1,5 @@
 import { IS_DATE_STRING, IS_ENUM, MAX, MIN } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata.js';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
 
 const NUMERIC_KEY = /^-?\d+(\.\d+)?$/;

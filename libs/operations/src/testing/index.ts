@@ -1,4 +1,4 @@
-export { OperationTestClient } from './operation-test-client';
-export type { OperationTestOptions } from './operation-test-client';
-export { carrierHeaders } from './test-headers';
-export type { TestHeaders } from './test-headers';
+export { OperationTestClient } from './operation-test-client.js';
+export type { OperationTestOptions } from './operation-test-client.js';
+export { carrierHeaders } from './test-headers.js';
+export type { TestHeaders } from './test-headers.js';

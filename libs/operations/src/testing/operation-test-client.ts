@@ -1,10 +1,10 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface';
-import type { Carrier } from '../interfaces/operation-options.interface';
-import type { InvocationResult } from '../invocation/invocation-options.interface';
-import { OperationInvoker } from '../operation.invoker';
-import { OperationRegistry } from '../operation.registry';
-import { carrierHeaders, type TestHeaders } from './test-headers';
+import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import type { Carrier } from '../interfaces/operation-options.interface.js';
+import type { InvocationResult } from '../invocation/invocation-options.interface.js';
+import { OperationInvoker } from '../operation.invoker.js';
+import { OperationRegistry } from '../operation.registry.js';
+import { carrierHeaders, type TestHeaders } from './test-headers.js';
 
 /**
  * How `OperationTestClient` calls an operation.
