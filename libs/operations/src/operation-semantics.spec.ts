@@ -1,4 +1,7 @@
-import { operationSemantics, OperationSemantics } from './operation-semantics.js';
+import {
+  operationSemantics,
+  OperationSemantics,
+} from './operation-semantics.js';
 
 const READ: OperationSemantics = {
   readOnly: true,

@@ -6,7 +6,10 @@ import {
 } from '@nestjs/core';
 import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard.js';
 import { toOperationFailure } from './errors/failure.mapper.js';
-import { OperationFailure, operationFailure } from './errors/operation-failure.js';
+import {
+  OperationFailure,
+  operationFailure,
+} from './errors/operation-failure.js';
 import { CallAbort } from './invocation/call-abort.js';
 import { installValidationMetadataCache } from './invocation/validation-metadata-cache.js';
 import { startCallTimeout } from './invocation/call-timeout.js';

@@ -8,7 +8,10 @@ import {
 import type { InstanceWrapper } from './nest-internals.js';
 import { createOperationDefinition } from './operation-definition.factory.js';
 import { OperationMetadataAccessor } from './operation-metadata.accessor.js';
-import { DiscoveredOperation, OperationRegistry } from './operation.registry.js';
+import {
+  DiscoveredOperation,
+  OperationRegistry,
+} from './operation.registry.js';
 import { OperationSchemaFactory } from './schema/operation-schema.factory.js';
 
 /**

@@ -13,7 +13,10 @@ import { protocolEraOf } from '../json-rpc/protocol-era.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
-import { afterApplicationBootstrap, isShuttingDown } from '../nest-internals.js';
+import {
+  afterApplicationBootstrap,
+  isShuttingDown,
+} from '../nest-internals.js';
 import { ConnectionDrain } from '../shutdown/connection-drain.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { connectionTurn } from './connection-turn.js';

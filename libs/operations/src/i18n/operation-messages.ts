@@ -3,7 +3,11 @@ import { ModuleRef } from '@nestjs/core';
 import { I18N_OPTIONS, I18nService, type I18nOptions } from 'nestjs-i18n';
 import type { OperationFailure } from '../errors/operation-failure.js';
 import { describeFailure, type MessageLookup } from './failure-text.js';
-import { interpolate, LIBRARY_LANGUAGE, libraryText } from './library-messages.js';
+import {
+  interpolate,
+  LIBRARY_LANGUAGE,
+  libraryText,
+} from './library-messages.js';
 import { negotiateLocale } from './locale-negotiation.js';
 
 type Args = Readonly<Record<string, string | number>>;
