@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Operation, type InvocationContext } from '@nestops/operations';
-import type { User } from '../api-key.guard';
-import { CreateNoteDto } from './create-note.dto';
-import { NoteDto, NoteListDto } from './note.dto';
+import type { User } from '../api-key.guard.js';
+import { CreateNoteDto } from './create-note.dto.js';
+import { NoteDto, NoteListDto } from './note.dto.js';
 
 @Injectable()
 export class NotesService {
