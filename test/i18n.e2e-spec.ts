@@ -237,8 +237,16 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
         { 'accept-language': 'zh-CN' },
       ),
     ).toBe(
-      'VALIDATION_INVALID_001: 输入无效：不允许有属性 extra; amount 不能小于 1; amount 必须是整数',
+      'VALIDATION_INVALID_001: 输入无效：不允许有属性 extra; amount 必须是整数',
     );
+    expect(
+      await callText(
+        running.baseUrl,
+        'glossary_lookup',
+        { name: 'x', note: 'ab' },
+        { 'accept-language': 'zh-CN' },
+      ),
+    ).toBe('VALIDATION_INVALID_001: 输入无效：amount 为必填项; code 为必填项');
   });
 
   it("translates an operation's own keyed failure with its parameters", async () => {

@@ -87,6 +87,31 @@ export class OperationMessages {
     return service ? translate(service, key, locale, args) : undefined;
   }
 
+  /**
+   * Whether the application catalogue has any text at or under `key` in
+   * `locale` (nestjs-i18n's language fallbacks apply): `dto.OrderDto` when
+   * some `dto.OrderDto.<property>` exists. Lets a caller skip a whole group
+   * of keys with one lookup.
+   */
+  hasTexts(key: string, locale: string): boolean {
+    const { service } = this.resolve();
+    if (!service) {
+      return false;
+    }
+    try {
+      const found: unknown = service.translate(key, {
+        lang: locale,
+        returnObjects: true,
+      });
+      return (
+        (typeof found === 'string' && found !== key) ||
+        (typeof found === 'object' && found !== null)
+      );
+    } catch {
+      return false;
+    }
+  }
+
   /** `<CODE>: <message>` in `locale`; the code never depends on the language. */
   describe(failure: OperationFailure, locale: string): string {
     return describeFailure(failure, this.lookup(locale));
