@@ -191,6 +191,11 @@ EOF
   kill "$APP_PID" 2>/dev/null || true
   wait "$APP_PID" 2>/dev/null || true
   APP_PID=''
+  # Every tool has its @Operation description: no startup warning.
+  if grep -q 'without a description' app.log; then
+    cat app.log >&2
+    fail 'the app warned of tools without a description'
+  fi
 
   echo "consumer $LABEL: OK ($((SECONDS - started)) s)"
 done

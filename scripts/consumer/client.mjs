@@ -93,10 +93,22 @@ try {
     type: 'string',
     minLength: 1,
     maxLength: 500,
+    description: 'The text of the note, up to 500 characters.',
   });
+  // The texts come from @Operation and @JSONSchema: the app has no nestjs-i18n.
+  assert.equal(create.title, 'Add a note');
+  assert.equal(
+    create.description,
+    'Adds a note to the shared notebook and returns it.',
+  );
   assert.equal(create.outputSchema?.type, 'object');
   assert.equal(create.annotations?.readOnlyHint, false);
   const list = byName.get('notes_list');
+  assert.equal(list.title, 'List notes');
+  assert.equal(
+    list.description,
+    'Lists every note of the shared notebook, oldest first.',
+  );
   assert.equal(list.inputSchema.type, 'object');
   assert.equal(list.annotations?.readOnlyHint, true);
 
