@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { I18N_OPTIONS, I18nService, type I18nOptions } from 'nestjs-i18n';
 import type { OperationFailure } from '../errors/operation-failure.js';
 import { describeFailure, type MessageLookup } from './failure-text.js';
 import {
@@ -9,11 +8,16 @@ import {
   libraryText,
 } from './library-messages.js';
 import { negotiateLocale } from './locale-negotiation.js';
+import {
+  loadNestjsI18n,
+  type I18nCatalogueOptions,
+  type I18nCatalogueService,
+} from './nestjs-i18n.peer.js';
 
 type Args = Readonly<Record<string, string | number>>;
 
 interface Catalogue {
-  readonly service?: I18nService;
+  readonly service?: I18nCatalogueService;
   readonly fallback: string;
 }
 
@@ -24,7 +28,8 @@ const MEMO_LIMIT = 512;
  * The message catalogue of operation calls: the application's nestjs-i18n
  * catalogue when it imports `I18nModule` (the library never creates one),
  * with the library's own texts (`en-US`, `zh-CN`) under the `nestops`
- * namespace beneath it. Without `I18nModule` every text is English.
+ * namespace beneath it. Without `I18nModule`, or without nestjs-i18n
+ * installed (an optional peer), every text is English.
  *
  * Carriers use it to pick the caller's language and to render failures;
  * operations can inject it too.
@@ -138,8 +143,11 @@ export class OperationMessages {
 
   private resolve(): Catalogue {
     if (!this.catalogue) {
-      const service = this.optional<I18nService>(I18nService);
-      const options = service && this.optional<I18nOptions>(I18N_OPTIONS);
+      const i18n = loadNestjsI18n();
+      const service =
+        i18n && this.optional<I18nCatalogueService>(i18n.I18nService);
+      const options =
+        service && this.optional<I18nCatalogueOptions>(i18n.I18N_OPTIONS);
       this.catalogue = Object.freeze({
         service,
         fallback: options?.fallbackLanguage ?? LIBRARY_LANGUAGE,
@@ -166,7 +174,7 @@ export class OperationMessages {
  * language has no such key.
  */
 function translate(
-  service: I18nService,
+  service: I18nCatalogueService,
   key: string,
   lang: string,
   args?: Args,
