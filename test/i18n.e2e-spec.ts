@@ -1,6 +1,5 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { LoggerService } from '@nestjs/common';
 import { OperationInvoker } from '@nestops/operations';
 import { I18nService } from 'nestjs-i18n';
 import {
@@ -21,6 +20,7 @@ import {
   type Caller,
 } from './support/mcp-clients';
 import { listen, startSampleApp, type RunningApp } from './support/sample-app';
+import { WarningLog } from './support/warning-log';
 
 /**
  * The message catalogue over real HTTP: tool titles and descriptions and
@@ -37,18 +37,6 @@ interface ListedTool {
 interface CallResult {
   readonly content: ReadonlyArray<{ readonly text: string }>;
   readonly isError?: boolean;
-}
-
-/** Warnings the app logs, kept for the startup-warning checks. */
-class WarningLog implements LoggerService {
-  readonly warnings: string[] = [];
-  log(): void {}
-  error(): void {}
-  debug(): void {}
-  verbose(): void {}
-  warn(message: unknown): void {
-    this.warnings.push(String(message));
-  }
 }
 
 async function startFixture(

@@ -16,6 +16,7 @@ export { OperationRegistry } from './operation.registry.js';
 export { OperationsModule } from './operations.module.js';
 
 // Running a call
+export type { AppSetup } from './interfaces/app-setup.interface.js';
 export { OperationInvoker } from './operation.invoker.js';
 export { getInvocationContext } from './invocation/get-invocation-context.js';
 export { serializeCallResult } from './invocation/call-result.js';
