@@ -20,9 +20,13 @@
 #      with the starter's `module` setting and (ESM starter) with `node16`;
 #    - the starter's own `npm test` runs scripts/consumer/kit.spec.ts (both
 #      testing kits) beside its own spec;
-#    - the built app is started on a free port and scripts/consumer/client.mjs
-#      (the official MCP SDK client) lists the tools, calls one and gets the
-#      denial.
+#    - the built app is started from / on a free port and
+#      scripts/consumer/client.mjs (the official MCP SDK client) checks its
+#      serverInfo (the app's package.json), lists the tools with their
+#      descriptions, calls one and gets the denials;
+#    - the command line (src/cli.ts): an anonymous `invoke` is refused by the
+#      guard of the shared setup, alice's goes through, and the stdio host
+#      started from / names itself.
 #
 # Uses the node and npm on PATH (CI: Node 24). Environment:
 #   CONSUMER_VARIANTS  space-separated variant names (default: all of them):
@@ -181,7 +185,8 @@ EOF
 
   PORT="$(node -e "const s = require('node:net').createServer();
     s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });")"
-  PORT="$PORT" node dist/main.js >app.log 2>&1 &
+  # Started from / : the app's name must come from the app, not the folder.
+  (cd / && PORT="$PORT" exec node "$OLDPWD/dist/main.js") >app.log 2>&1 &
   APP_PID=$!
   if ! node client.mjs "http://127.0.0.1:$PORT" "$APP_PID"; then
     echo "--- app output:" >&2
@@ -191,6 +196,25 @@ EOF
   kill "$APP_PID" 2>/dev/null || true
   wait "$APP_PID" 2>/dev/null || true
   APP_PID=''
+  # The command line: the guard of setupApp judges `invoke` as it judges HTTP,
+  # and the stdio host, started from another folder, has runCli's name and
+  # the version of the app's package.json.
+  set +e
+  node dist/cli.js invoke notes.list >cli.out 2>cli.err
+  code=$?
+  set -e
+  [[ "$code" == 1 ]] && grep -q '^SECURITY_DENIED_003: ' cli.err ||
+    { cat cli.out cli.err >&2; fail "an anonymous invoke was not refused (exit $code)"; }
+  node dist/cli.js invoke notes.create '{"text":"From the shell"}' \
+    --authorization 'Bearer alice-token' >cli.out 2>cli.err ||
+    { cat cli.out cli.err >&2; fail "alice's invoke failed"; }
+  grep -q '"author": "alice"' cli.out || { cat cli.out >&2; fail "alice's invoke printed no note"; }
+  APP_DIR="$PWD"
+  initialize='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"consumer","version":"1"}}}'
+  answer="$(cd / && echo "$initialize" | node "$APP_DIR/dist/cli.js" mcp 2>/dev/null)"
+  grep -q '"serverInfo":{"name":"notes","version":"0.0.1"}' <<<"$answer" ||
+    fail "the stdio host started from / did not name the app: $answer"
+
   # Every tool has its @Operation description: no startup warning.
   if grep -q 'without a description' app.log; then
     cat app.log >&2

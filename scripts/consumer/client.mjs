@@ -3,6 +3,7 @@
 // `node client.mjs <base-url> <app-pid>`. Waits until the app answers, then
 // checks the quick start's tools through @modelcontextprotocol/sdk.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -82,6 +83,16 @@ const alice = await connect(READ_WRITE);
 const bob = await connect(READ_ONLY);
 const anonymous = await connect(undefined);
 try {
+  // serverInfo is the app's own package.json, found from the app, not the
+  // working directory.
+  const app = JSON.parse(
+    readFileSync(new URL('./package.json', import.meta.url)),
+  );
+  assert.deepEqual(alice.getServerVersion(), {
+    name: app.name,
+    version: app.version,
+  });
+
   const { tools } = await alice.listTools();
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   assert.deepEqual([...byName.keys()].sort(), ['notes_create', 'notes_list']);

@@ -2,26 +2,33 @@
 // runner (Jest in Nest 11's starter, Vitest in Nest 12's): the `testing`
 // entry points of both packages, used as the READMEs show, against the
 // quick-start app.
-import { Test, type TestingModule } from '@nestjs/testing';
-import { McpProtocolError, McpTestClient } from '@nestops/mcp/testing';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import {
+  createTestApplication,
+  McpProtocolError,
+  McpTestClient,
+} from '@nestops/mcp/testing';
 import { OperationTestClient } from '@nestops/operations/testing';
 import { AppModule } from './app.module.js';
+import { setupApp } from './app.setup.js';
 
 describe('the testing kits against the quick start', () => {
-  let moduleRef: TestingModule;
+  let app: INestApplication;
 
   beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({
+    const moduleRef = await Test.createTestingModule({
       imports: [AppModule],
     }).compile();
     moduleRef.useLogger(false);
-    await moduleRef.init();
+    // The guard is set by setupApp, as main.ts and cli.ts apply it.
+    app = await createTestApplication(moduleRef, setupApp);
   });
 
-  afterAll(() => moduleRef.close());
+  afterAll(() => app.close());
 
   it('McpTestClient lists, calls and is denied', async () => {
-    const mcp = McpTestClient.create(moduleRef);
+    const mcp = McpTestClient.create(app);
     expect((await mcp.listTools()).map((tool) => tool.name)).toEqual([
       'notes_create',
       'notes_list',
@@ -48,7 +55,7 @@ describe('the testing kits against the quick start', () => {
   });
 
   it('OperationTestClient invokes and is denied', async () => {
-    const operations = OperationTestClient.create(moduleRef, {
+    const operations = OperationTestClient.create(app, {
       headers: { Authorization: 'Bearer bob-token' },
     });
     expect(await operations.invoke('notes.list')).toEqual({

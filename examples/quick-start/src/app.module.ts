@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { McpModule, type McpModuleOptions } from '@nestops/mcp';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { NotesModule } from './notes/notes.module.js';
@@ -9,8 +8,5 @@ const mcpOptions: McpModuleOptions = {
   authGuard: ApiKeyGuard,
 };
 
-@Module({
-  imports: [McpModule.forRoot(mcpOptions), NotesModule],
-  providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
-})
+@Module({ imports: [McpModule.forRoot(mcpOptions), NotesModule] })
 export class AppModule {}

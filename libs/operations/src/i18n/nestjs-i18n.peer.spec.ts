@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import * as nestjsI18n from 'nestjs-i18n';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -62,6 +63,15 @@ describe('isMissingPackage', () => {
     expect(
       isMissingPackage(missing('no-such-package-x'), 'no-such-package-x'),
     ).toBe(true);
+  });
+
+  it("is that error from another realm too (Jest's require runs modules in a vm context)", () => {
+    const error = runInNewContext(
+      "Object.assign(new Error(\"Cannot find module 'nestjs-i18n' from 'x.js'\"), { code: 'MODULE_NOT_FOUND' })",
+    ) as unknown;
+
+    expect(error instanceof Error).toBe(false);
+    expect(isMissingPackage(error, 'nestjs-i18n')).toBe(true);
   });
 
   it('is not the error of another package, even one whose name begins the same', () => {

@@ -1,3 +1,5 @@
+import { isNativeError } from 'node:util/types';
+
 /** The optional peer the message catalogue comes from. */
 export const NESTJS_I18N = 'nestjs-i18n';
 
@@ -51,9 +53,13 @@ export function loadNestjsI18n(
   }
 }
 
-/** Whether `error` is Node's "Cannot find module" for `name` itself. */
+/**
+ * Whether `error` is Node's "Cannot find module" for `name` itself (or the
+ * same error from a test runner's own `require`, such as Jest's: an error of
+ * another realm, so not `instanceof` this realm's `Error`).
+ */
 export function isMissingPackage(error: unknown, name: string): boolean {
-  if (!(error instanceof Error)) {
+  if (!isNativeError(error)) {
     return false;
   }
   const [firstLine] = error.message.split('\n');
