@@ -6,7 +6,7 @@ import {
   McpModule,
   McpToolCatalogue,
 } from '@nestops/mcp';
-import { Operation } from '@nestops/operations';
+import { Operation, OperationMessages } from '@nestops/operations';
 import { request } from 'node:http';
 import type { RpcBody } from './support/json-rpc-shapes';
 import { MODERN_VERSION, modernRequest } from './support/modern-mcp';
@@ -108,6 +108,29 @@ describe('MCP HTTP request rules, sample app', () => {
       detail: 'Origin  is not allowed.',
     });
     expect(await orderCount()).toBe(0);
+  });
+
+  it('picks the language from the whole Accept-Language header, not its first entry', async () => {
+    const messages = running.app.get(OperationMessages, { strict: false });
+    const titleFor = async (acceptLanguage: string) => {
+      const reply = await rawPost(
+        running.baseUrl,
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        {
+          'content-type': 'application/json',
+          'accept-language': acceptLanguage,
+        },
+      );
+      const { result } = JSON.parse(reply.body) as RpcBody;
+      return (result as { tools: Array<{ title: string }> }).tools[0].title;
+    };
+
+    for (let round = 0; round < 2; round++) {
+      expect(messages.localeOf('fr, zh-CN')).toBe('zh-CN');
+      expect(messages.localeOf('fr, en-US')).toBe('en-US');
+      expect(await titleFor('fr;q=0.9, zh-CN;q=0.8')).toBe('创建订单');
+      expect(await titleFor('fr;q=0.9, en;q=0.8')).toBe('Create an order');
+    }
   });
 
   it('still serves a request without Origin, with application/json; charset=utf-8', async () => {
