@@ -11,6 +11,8 @@ export default tseslint.config(
       'node_modules/',
       'var/',
       'coverage/',
+      'reports/',
+      '.stryker-tmp/',
       // Compiled and linted by tsc inside the consumer test's app.
       'scripts/consumer/*.ts',
     ],
