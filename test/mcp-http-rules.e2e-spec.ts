@@ -10,7 +10,15 @@ import { Operation, OperationMessages } from '@nestops/operations';
 import { request } from 'node:http';
 import type { RpcBody } from './support/json-rpc-shapes';
 import { MODERN_VERSION, modernRequest } from './support/modern-mcp';
-import { startSampleApp, type RunningSample } from './support/sample-app';
+import {
+  HttpSmallBodyModule,
+  startHttpFixture,
+} from './fixtures/http-fixtures';
+import {
+  startSampleApp,
+  type RunningApp,
+  type RunningSample,
+} from './support/sample-app';
 
 /**
  * Rules of the MCP endpoint that each held against one broken line:
@@ -23,18 +31,24 @@ interface Reply {
   readonly body: string;
 }
 
-/** A POST to `/mcp` with exactly `headers`, through node:http (no fetch rules). */
+/**
+ * A POST to `/mcp` with exactly `headers`, through node:http (no fetch
+ * rules); `chunked`: without Content-Length, the body in two chunks.
+ */
 function rawPost(
   baseUrl: string,
   body: string,
   headers: Record<string, string>,
+  chunked = false,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${baseUrl}/mcp`,
       {
         method: 'POST',
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        headers: chunked
+          ? headers
+          : { ...headers, 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -48,7 +62,12 @@ function rawPost(
       },
     );
     req.on('error', reject);
-    req.end(body);
+    if (chunked) {
+      req.write(body.slice(0, 10));
+      req.end(body.slice(10));
+    } else {
+      req.end(body);
+    }
   });
 }
 
@@ -142,6 +161,38 @@ describe('MCP HTTP request rules, sample app', () => {
     expect(reply.status).toBe(200);
     expect(await orderCount()).toBe(1);
   });
+});
+
+/** A ping of exactly `bytes` bytes. */
+function pingOf(bytes: number): string {
+  const build = (pad: string) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad } });
+  const text = build('x'.repeat(bytes - Buffer.byteLength(build(''))));
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return text;
+}
+
+describe('MCP HTTP body limit, maxBodySize: 1000', () => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startHttpFixture(HttpSmallBodyModule);
+  });
+
+  afterAll(() => running?.close());
+
+  it.each([false, true])(
+    'answers a body of exactly 1000 bytes and refuses 1001 with 413 (chunked: %s)',
+    async (chunked) => {
+      const json = { 'content-type': 'application/json' };
+      const exact = await rawPost(running.baseUrl, pingOf(1000), json, chunked);
+      expect(exact.status).toBe(200);
+      expect(JSON.parse(exact.body)).toMatchObject({ id: 1, result: {} });
+
+      const over = await rawPost(running.baseUrl, pingOf(1001), json, chunked);
+      expect(over.status).toBe(413);
+    },
+  );
 });
 
 @Injectable()
