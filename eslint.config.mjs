@@ -11,6 +11,8 @@ export default tseslint.config(
       'node_modules/',
       'var/',
       'coverage/',
+      'reports/',
+      '.stryker-tmp/',
       // Compiled by tsc inside the consumer test's apps (made by `nest new`).
       'scripts/consumer/*.ts',
       'examples/quick-start/src/',

@@ -21,9 +21,6 @@ interface Catalogue {
   readonly fallback: string;
 }
 
-/** Distinct preferences remembered before the memo starts over. */
-const MEMO_LIMIT = 512;
-
 /**
  * The message catalogue of operation calls: the application's nestjs-i18n
  * catalogue when it imports `I18nModule` (the library never creates one),
@@ -39,8 +36,6 @@ const MEMO_LIMIT = 512;
 @Injectable()
 export class OperationMessages {
   private catalogue?: Catalogue;
-  private readonly locales = new Map<string, string>();
-  private localesFor?: readonly string[];
 
   constructor(private readonly moduleRef: ModuleRef) {}
 
@@ -60,27 +55,21 @@ export class OperationMessages {
    * The application language that serves `preference` best: an
    * `Accept-Language` value (quality values honoured, `zh` matching `zh-CN`,
    * the app's nestjs-i18n `fallbacks` applied) or a single tag such as a
-   * `--locale` option. Unknown or absent: the fallback language.
+   * `--locale` option. Unknown or absent: the fallback language. Negotiated
+   * on every call (about a microsecond), so nothing is remembered per
+   * distinct header.
    */
   localeOf(preference: string | undefined): string {
     const { service, fallback } = this.resolve();
     if (!service) {
       return fallback;
     }
-    const languages = service.getSupportedLanguages();
-    if (languages !== this.localesFor || this.locales.size >= MEMO_LIMIT) {
-      this.locales.clear();
-      this.localesFor = languages;
-    }
-    const memo = preference ?? '';
-    let locale = this.locales.get(memo);
-    if (locale === undefined) {
-      locale = negotiateLocale(preference, languages, fallback, (tag) =>
-        service.resolveLanguage(tag),
-      );
-      this.locales.set(memo, locale);
-    }
-    return locale;
+    return negotiateLocale(
+      preference,
+      service.getSupportedLanguages(),
+      fallback,
+      (tag) => service.resolveLanguage(tag),
+    );
   }
 
   /**

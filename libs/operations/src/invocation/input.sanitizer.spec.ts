@@ -498,3 +498,34 @@ describe('sanitizeInput', () => {
     });
   });
 });
+
+describe('sanitizeInput: the undeclared-property limit is exact', () => {
+  const limits = { ...INPUT_LIMITS, maxUnknownProperties: 3 };
+
+  it('accepts maxUnknownProperties undeclared properties and refuses one more, wherever they are', () => {
+    expect(() =>
+      sanitizeInput({ raw: 'x', a: 1, b: 2, c: 3 }, SpecDto, limits),
+    ).not.toThrow();
+    expect(
+      detailOf(() =>
+        sanitizeInput({ raw: 'x', a: 1, b: 2, c: 3, d: 4 }, SpecDto, limits),
+      ),
+    ).toBe('input has more than 3 properties that its DTOs do not declare');
+    expect(
+      detailOf(() =>
+        sanitizeInput(
+          {
+            raw: 'x',
+            a: 1,
+            parts: [
+              { bytes: 'x', b: 2 },
+              { bytes: 'y', c: 3, d: 4 },
+            ],
+          },
+          SpecDto,
+          limits,
+        ),
+      ),
+    ).toBe('input has more than 3 properties that its DTOs do not declare');
+  });
+});

@@ -113,3 +113,16 @@ describe('createOperationRequest', () => {
     expect(listed.count).toBe(1);
   });
 });
+
+describe('createOperationRequest: repeated headers through get()', () => {
+  it('joins every value of a repeated header, before and after headers is read', () => {
+    const request = requestOver({
+      'x-forwarded-for': ['10.0.0.1', '10.0.0.2'],
+    });
+
+    expect(request.get('x-forwarded-for')).toBe('10.0.0.1, 10.0.0.2');
+    expect(request.header('X-Forwarded-For')).toBe('10.0.0.1, 10.0.0.2');
+    expect(request.headers['x-forwarded-for']).toBe('10.0.0.1, 10.0.0.2');
+    expect(request.get('x-forwarded-for')).toBe('10.0.0.1, 10.0.0.2');
+  });
+});

@@ -1,0 +1,229 @@
+import { Injectable, Module } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Operation } from '@nestops/operations';
+import { IsString } from 'class-validator';
+import { PassThrough } from 'node:stream';
+import { McpDispatcher } from '../mcp.dispatcher.js';
+import { McpModule } from '../mcp.module.js';
+import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { McpStdioSession } from './mcp-stdio.session.js';
+
+class SayDto {
+  @IsString()
+  text: string;
+}
+
+/** `echo.say` answers its text; `gate.hold` waits until the test opens the gate. */
+@Injectable()
+class SessionOperations {
+  started = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly arrivals: Array<() => void> = [];
+
+  @Operation({ id: 'echo.say', readOnly: true })
+  say(input: SayDto): { text: string } {
+    return { text: input.text };
+  }
+
+  @Operation({ id: 'gate.hold', readOnly: true })
+  async hold(): Promise<{ held: true }> {
+    this.started += 1;
+    this.arrivals.splice(0).forEach((arrived) => arrived());
+    await new Promise<void>((open) => this.waiting.push(open));
+    return { held: true };
+  }
+
+  async untilStarted(count: number): Promise<void> {
+    while (this.started < count) {
+      await new Promise<void>((arrived) => this.arrivals.push(arrived));
+    }
+  }
+
+  open(): void {
+    this.waiting.splice(0).forEach((open) => open());
+  }
+}
+
+@Module({
+  imports: [McpModule.forRoot({ serverName: 'stdio-spec' })],
+  providers: [SessionOperations],
+})
+class SessionModule {}
+
+type Answer = {
+  id: unknown;
+  result?: { structuredContent?: { text?: string }; isError?: boolean };
+  error?: { code: number; message: string };
+};
+
+/** A session over an in-memory stdin and stdout, on the real dispatcher. */
+class Harness {
+  readonly input = new PassThrough();
+  readonly lines: string[] = [];
+  readonly done: Promise<void>;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(
+    moduleRef: TestingModule,
+    maxMessageSize: number,
+    maxInFlight?: number,
+  ) {
+    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+      input: this.input,
+      output: {
+        write: (text: string) => {
+          this.lines.push(...text.split('\n').filter(Boolean));
+          this.waiters.splice(0).forEach((wake) => wake());
+        },
+      },
+      caller: { headers: {} },
+      maxMessageSize,
+      maxInFlight,
+    });
+    this.done = session.run();
+  }
+
+  async answer(id: unknown): Promise<Answer> {
+    for (;;) {
+      const found = this.lines
+        .map((line) => JSON.parse(line) as Answer)
+        .find((answer) => answer.id === id);
+      if (found) {
+        return found;
+      }
+      await new Promise<void>((wake) => this.waiters.push(wake));
+    }
+  }
+
+  /** Ends stdin; resolves once every call under way has been answered. */
+  async close(): Promise<void> {
+    this.input.end();
+    await this.done;
+  }
+
+  /** Every answer written, by id (`null` for refused lines, in order). */
+  answers(): Answer[] {
+    return this.lines.map((line) => JSON.parse(line) as Answer);
+  }
+}
+
+const sayLine = (id: number, text: string) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'echo_say', arguments: { text } },
+  });
+
+/** A `sayLine` of exactly `bytes` UTF-8 bytes, padded with `unit` (and ASCII to fill). */
+function lineOfBytes(id: number, bytes: number, unit: string): string {
+  let text = '';
+  while (Buffer.byteLength(sayLine(id, text + unit)) <= bytes) {
+    text += unit;
+  }
+  while (Buffer.byteLength(sayLine(id, text)) < bytes) {
+    text += 'x';
+  }
+  const line = sayLine(id, text);
+  expect(Buffer.byteLength(line)).toBe(bytes);
+  return line;
+}
+
+describe('McpStdioSession', () => {
+  let moduleRef: TestingModule;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [SessionModule],
+    }).compile();
+    await moduleRef.init();
+    moduleRef.get(McpToolCatalogue).prepare();
+  });
+
+  afterAll(() => moduleRef?.close());
+
+  describe('the line limit, in UTF-8 bytes', () => {
+    const LIMIT = 3_000;
+
+    it('answers a line of exactly maxMessageSize bytes', async () => {
+      const session = new Harness(moduleRef, LIMIT);
+      session.input.write(`${lineOfBytes(1, LIMIT, 'x')}\n`);
+      session.input.write(`${lineOfBytes(2, LIMIT, '中')}\n`);
+      await session.close();
+
+      const answers = session.answers();
+      expect(answers.filter((answer) => answer.error)).toEqual([]);
+      expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2]);
+      expect(
+        answers.find((answer) => answer.id === 2)?.result?.structuredContent
+          ?.text,
+      ).toMatch(/^中+x*$/);
+    });
+
+    it('refuses a line one byte longer, and one whose UTF-16 length is within the limit but not its bytes', async () => {
+      const session = new Harness(moduleRef, LIMIT);
+      const cjk = lineOfBytes(2, LIMIT + 1, '中');
+      expect(cjk.length).toBeLessThan(LIMIT / 2);
+      session.input.write(`${lineOfBytes(1, LIMIT + 1, 'x')}\n`);
+      session.input.write(`${cjk}\n`);
+      session.input.write(`${sayLine(3, 'next')}\n`);
+      await session.close();
+
+      const answers = session.answers();
+      expect(answers.filter((answer) => answer.result)).toEqual([
+        expect.objectContaining({ id: 3 }),
+      ]);
+      const refused = answers.filter((answer) => answer.error);
+      expect(refused).toEqual([
+        expect.objectContaining({
+          id: null,
+          error: expect.objectContaining({ code: -32600 }),
+        }),
+        expect.objectContaining({
+          id: null,
+          error: expect.objectContaining({ code: -32600 }),
+        }),
+      ]);
+      expect(refused[0].error?.message).toContain(`at most ${LIMIT} bytes`);
+    });
+  });
+
+  it('decodes UTF-8 across chunks: a character split between two reads arrives whole', async () => {
+    const session = new Harness(moduleRef, 10_000);
+    const bytes = Buffer.from(`${sayLine(1, '中文 ok')}\n`, 'utf8');
+    const middle = bytes.indexOf(Buffer.from('中', 'utf8')) + 1;
+    session.input.write(bytes.subarray(0, middle));
+    session.input.write(bytes.subarray(middle, middle + 3));
+    session.input.write(bytes.subarray(middle + 3));
+
+    expect((await session.answer(1)).result?.structuredContent?.text).toBe(
+      '中文 ok',
+    );
+    await session.close();
+  });
+
+  it('stops reading while maxInFlight calls are under way, and reads on as they finish', async () => {
+    const operations = moduleRef.get(SessionOperations);
+    operations.started = 0;
+    const session = new Harness(moduleRef, 10_000, 2);
+    const hold = (id: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'gate_hold', arguments: {} } })}\n`;
+    session.input.write(hold(1));
+    session.input.write(hold(2));
+    await operations.untilStarted(2);
+    session.input.write(hold(3));
+
+    expect(session.input.isPaused()).toBe(true);
+    expect(session.input.readableLength).toBeGreaterThan(0);
+    expect(operations.started).toBe(2);
+
+    operations.open();
+    await session.answer(1);
+    await operations.untilStarted(3);
+    operations.open();
+    expect((await session.answer(3)).result?.structuredContent).toEqual({
+      held: true,
+    });
+    await session.close();
+  });
+});

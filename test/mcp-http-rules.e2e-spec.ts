@@ -1,0 +1,264 @@
+import { Injectable, Module } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import {
+  LATEST_PROTOCOL_VERSION,
+  McpDispatcher,
+  McpModule,
+  McpToolCatalogue,
+} from '@nestops/mcp';
+import { Operation, OperationMessages } from '@nestops/operations';
+import { request } from 'node:http';
+import type { RpcBody } from './support/json-rpc-shapes';
+import { MODERN_VERSION, modernRequest } from './support/modern-mcp';
+import {
+  HttpSmallBodyModule,
+  startHttpFixture,
+} from './fixtures/http-fixtures';
+import {
+  startSampleApp,
+  type RunningApp,
+  type RunningSample,
+} from './support/sample-app';
+
+/**
+ * Rules of the MCP endpoint that each held against one broken line:
+ * the Content-Type check anchored, an empty Origin judged like any other,
+ * `cacheTtl: 0` kept, and `initialize` answering only 2025 revisions.
+ */
+
+interface Reply {
+  readonly status: number;
+  readonly body: string;
+}
+
+/**
+ * A POST to `/mcp` with exactly `headers`, through node:http (no fetch
+ * rules); `chunked`: without Content-Length, the body in two chunks.
+ */
+function rawPost(
+  baseUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  chunked = false,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/mcp`,
+      {
+        method: 'POST',
+        headers: chunked
+          ? headers
+          : { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    if (chunked) {
+      req.write(body.slice(0, 10));
+      req.end(body.slice(10));
+    } else {
+      req.end(body);
+    }
+  });
+}
+
+const CREATE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'orders_create', arguments: { name: 'csrf', amount: 1 } },
+});
+const ALICE = 'ApiKey dev-alice-key';
+
+describe('MCP HTTP request rules, sample app', () => {
+  let running: RunningSample;
+
+  beforeAll(async () => {
+    running = await startSampleApp();
+  });
+
+  afterAll(() => running?.close());
+
+  beforeEach(() => running.clearOrders());
+
+  async function orderCount(): Promise<number> {
+    const rows: Array<{ count: number }> = await running.dataSource.query(
+      'SELECT COUNT(*) AS count FROM orders',
+    );
+    return Number(rows[0].count);
+  }
+
+  it.each(['text/plain; x=application/json', 'text/plain;application/json'])(
+    'refuses Content-Type %j with 415 and runs nothing (a browser sends it without a preflight)',
+    async (type) => {
+      const reply = await rawPost(running.baseUrl, CREATE, {
+        'content-type': type,
+        authorization: ALICE,
+      });
+
+      expect(reply.status).toBe(415);
+      expect(JSON.parse(reply.body)).toMatchObject({
+        status: 415,
+        detail: 'Send the JSON-RPC message as application/json.',
+      });
+      expect(await orderCount()).toBe(0);
+    },
+  );
+
+  it('judges an empty Origin header like any other origin: 403, nothing run', async () => {
+    const reply = await rawPost(running.baseUrl, CREATE, {
+      'content-type': 'application/json',
+      authorization: ALICE,
+      origin: '',
+    });
+
+    expect(reply.status).toBe(403);
+    expect(JSON.parse(reply.body)).toMatchObject({
+      status: 403,
+      detail: 'Origin  is not allowed.',
+    });
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('picks the language from the whole Accept-Language header, not its first entry', async () => {
+    const messages = running.app.get(OperationMessages, { strict: false });
+    const titleFor = async (acceptLanguage: string) => {
+      const reply = await rawPost(
+        running.baseUrl,
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        {
+          'content-type': 'application/json',
+          'accept-language': acceptLanguage,
+        },
+      );
+      const { result } = JSON.parse(reply.body) as RpcBody;
+      return (result as { tools: Array<{ title: string }> }).tools[0].title;
+    };
+
+    for (let round = 0; round < 2; round++) {
+      expect(messages.localeOf('fr, zh-CN')).toBe('zh-CN');
+      expect(messages.localeOf('fr, en-US')).toBe('en-US');
+      expect(await titleFor('fr;q=0.9, zh-CN;q=0.8')).toBe('创建订单');
+      expect(await titleFor('fr;q=0.9, en;q=0.8')).toBe('Create an order');
+    }
+  });
+
+  it('still serves a request without Origin, with application/json; charset=utf-8', async () => {
+    const reply = await rawPost(running.baseUrl, CREATE, {
+      'content-type': 'application/json; charset=utf-8',
+      authorization: ALICE,
+    });
+
+    expect(reply.status).toBe(200);
+    expect(await orderCount()).toBe(1);
+  });
+});
+
+/** A ping of exactly `bytes` bytes. */
+function pingOf(bytes: number): string {
+  const build = (pad: string) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad } });
+  const text = build('x'.repeat(bytes - Buffer.byteLength(build(''))));
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return text;
+}
+
+describe('MCP HTTP body limit, maxBodySize: 1000', () => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startHttpFixture(HttpSmallBodyModule);
+  });
+
+  afterAll(() => running?.close());
+
+  it.each([false, true])(
+    'answers a body of exactly 1000 bytes and refuses 1001 with 413 (chunked: %s)',
+    async (chunked) => {
+      const json = { 'content-type': 'application/json' };
+      const exact = await rawPost(running.baseUrl, pingOf(1000), json, chunked);
+      expect(exact.status).toBe(200);
+      expect(JSON.parse(exact.body)).toMatchObject({ id: 1, result: {} });
+
+      const over = await rawPost(running.baseUrl, pingOf(1001), json, chunked);
+      expect(over.status).toBe(413);
+    },
+  );
+});
+
+@Injectable()
+class NothingOperations {
+  @Operation({ id: 'nothing.read', readOnly: true })
+  read(): { ok: true } {
+    return { ok: true };
+  }
+}
+
+function dispatcherWith(
+  options: Parameters<typeof McpModule.forRoot>[0],
+): Promise<TestingModule> {
+  @Module({
+    imports: [McpModule.forRoot(options)],
+    providers: [NothingOperations],
+  })
+  class RulesModule {}
+  return Test.createTestingModule({ imports: [RulesModule] })
+    .compile()
+    .then(async (moduleRef) => {
+      await moduleRef.init();
+      moduleRef.get(McpToolCatalogue, { strict: false }).prepare();
+      return moduleRef;
+    });
+}
+
+/** One message through the real dispatcher, as a carrier would write its answer. */
+async function dispatch(
+  moduleRef: TestingModule,
+  message: unknown,
+): Promise<RpcBody> {
+  const answer = await moduleRef
+    .get(McpDispatcher, { strict: false })
+    .dispatch(message, { headers: {} });
+  return JSON.parse(JSON.stringify(answer)) as RpcBody;
+}
+
+describe('MCP dispatcher rules', () => {
+  it('keeps cacheTtl: 0 (do not cache) in server/discover and tools/list, not the default', async () => {
+    const moduleRef = await dispatcherWith({ cacheTtl: 0 });
+    try {
+      for (const method of ['server/discover', 'tools/list']) {
+        const answer = await dispatch(moduleRef, modernRequest(1, method));
+        expect(answer.result, method).toMatchObject({ ttlMs: 0 });
+      }
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it(`answers initialize for ${MODERN_VERSION}, a revision without initialize, with ${LATEST_PROTOCOL_VERSION}`, async () => {
+    const moduleRef = await dispatcherWith({});
+    try {
+      const answer = await dispatch(moduleRef, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: MODERN_VERSION, capabilities: {} },
+      });
+      expect(answer.result).toMatchObject({
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+      });
+      expect(LATEST_PROTOCOL_VERSION).not.toBe(MODERN_VERSION);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+});

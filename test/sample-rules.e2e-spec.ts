@@ -1,0 +1,186 @@
+import { DATABASES, skipUnlessEnabled } from './support/databases';
+import { startSampleApp, type RunningSample } from './support/sample-app';
+
+/**
+ * Rules of the sample order desk that each held against one broken line:
+ * the API key read as a whole header, tenants compared exactly, a search
+ * that takes `\`, `%` and `_` literally, and the top of the id column found.
+ * On SQLite and (with DATABASE_URL) PostgreSQL.
+ */
+
+const ALICE = 'ApiKey dev-alice-key';
+const INT4_MAX = 2_147_483_647;
+
+interface CallResult {
+  readonly isError?: boolean;
+  readonly content: Array<{ text: string }>;
+  readonly structuredContent?: Record<string, unknown>;
+}
+
+describe.each(DATABASES)('sample rules ($name)', (db) => {
+  if (!skipUnlessEnabled(db)) {
+    return;
+  }
+
+  let running: RunningSample;
+
+  beforeAll(async () => {
+    running = await startSampleApp(db.database);
+  });
+
+  afterAll(() => running?.close());
+
+  beforeEach(() => running.clearOrders());
+
+  async function post(
+    message: unknown,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: unknown }> {
+    const response = await fetch(`${running.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(message),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: text ? JSON.parse(text) : undefined,
+    };
+  }
+
+  async function call(
+    name: string,
+    args: Record<string, unknown>,
+    headers: Record<string, string> = { authorization: ALICE },
+  ): Promise<CallResult> {
+    const { status, body } = await post(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      },
+      headers,
+    );
+    expect(status).toBe(200);
+    return (body as { result: CallResult }).result;
+  }
+
+  describe('the API key is the whole Authorization header', () => {
+    it.each([
+      `${ALICE} trailing`,
+      `${ALICE} ApiKey dev-bob-key`,
+      `${ALICE}\tx`,
+    ])(
+      'refuses %j on REST (401) and on /mcp (401, before any call)',
+      async (authorization) => {
+        const rest = await fetch(`${running.baseUrl}/orders`, {
+          headers: { authorization },
+        });
+        expect(rest.status).toBe(401);
+
+        const mcp = await post(
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: {
+              name: 'orders_create',
+              arguments: { name: 'x', amount: 1 },
+            },
+          },
+          { authorization },
+        );
+        expect(mcp.status).toBe(401);
+        const rows: unknown[] = await running.dataSource.query(
+          'SELECT id FROM orders',
+        );
+        expect(rows).toEqual([]);
+      },
+    );
+
+    it('accepts the key itself, with any spacing after the scheme', async () => {
+      const rest = await fetch(`${running.baseUrl}/orders`, {
+        headers: { authorization: 'ApiKey   dev-alice-key' },
+      });
+      expect(rest.status).toBe(200);
+    });
+  });
+
+  describe('tenants are compared exactly', () => {
+    it.each(['ACME', 'Acme', 'DEFAULT'])(
+      'refuses X-Tenant-Id %j for a key that holds its lower-case form',
+      async (tenant) => {
+        const rest = await fetch(`${running.baseUrl}/orders`, {
+          headers: { authorization: ALICE, 'x-tenant-id': tenant },
+        });
+        expect(rest.status).toBe(403);
+
+        const result = await call(
+          'orders_list',
+          {},
+          { authorization: ALICE, 'x-tenant-id': tenant },
+        );
+        expect(result.isError).toBe(true);
+        expect(result.content[0].text).toMatch(
+          tenant.trim() === tenant
+            ? /^SECURITY_DENIED_005: /
+            : /^VALIDATION_INVALID_001: /,
+        );
+      },
+    );
+
+    it('serves the tenant as the key holds it', async () => {
+      const rest = await fetch(`${running.baseUrl}/orders`, {
+        headers: { authorization: ALICE, 'x-tenant-id': 'acme' },
+      });
+      expect(rest.status).toBe(200);
+    });
+  });
+
+  describe('orders_search takes nameContains literally', () => {
+    const NAMES = ['a_b', 'axb', 'a\\b', 'a%b', 'A_B'];
+
+    beforeEach(async () => {
+      for (const name of NAMES) {
+        const created = await call('orders_create', { name, amount: 1 });
+        expect(created.isError, created.content[0].text).toBeUndefined();
+      }
+    });
+
+    it.each([
+      ['_', ['a_b', 'A_B']],
+      ['a_', ['a_b', 'A_B']],
+      ['\\', ['a\\b']],
+      ['%', ['a%b']],
+      ['x', ['axb']],
+    ])('%j matches %j', async (nameContains, expected) => {
+      const result = await call('orders_search', { nameContains });
+      const items = (result.structuredContent?.items ?? []) as Array<{
+        name: string;
+      }>;
+      expect(items.map((item) => item.name)).toEqual(expected);
+    });
+  });
+
+  it(`finds the order whose id is ${INT4_MAX}, the top of the column`, async () => {
+    await running.dataSource.query(
+      `INSERT INTO orders ("id", "tenantId", "name", "amount") VALUES (${INT4_MAX}, 'default', 'top', 5)`,
+    );
+
+    const got = await call('orders_get', { id: INT4_MAX });
+    expect(got.isError, got.content[0].text).toBeUndefined();
+    expect(got.structuredContent).toMatchObject({
+      id: INT4_MAX,
+      name: 'top',
+      amount: 5,
+    });
+
+    const deleted = await call('orders_delete', { id: INT4_MAX });
+    expect(deleted.isError, deleted.content[0].text).toBeUndefined();
+    const rows: unknown[] = await running.dataSource.query(
+      'SELECT id FROM orders',
+    );
+    expect(rows).toEqual([]);
+  });
+});

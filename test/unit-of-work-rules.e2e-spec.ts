@@ -1,0 +1,326 @@
+import {
+  BadRequestException,
+  Controller,
+  Delete,
+  Get,
+  Head,
+  Injectable,
+  Module,
+  Options,
+  Patch,
+  Post,
+  Put,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { McpModule } from '@nestops/mcp';
+import { Operation } from '@nestops/operations';
+import { OperationTestClient } from '@nestops/operations/testing';
+import { UnitOfWork, UnitOfWorkModule } from '@nestops/typeorm';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { sqliteDriver } from '../src/database/database.options';
+import { DATABASES, skipUnlessEnabled } from './support/databases';
+import { dropSchema, newSchema } from './support/pg-schema';
+import { listen, type RunningApp } from './support/sample-app';
+
+/**
+ * Rules of the unit of work that each held against one broken line: the
+ * isolation level asked for is the one the transaction has (PostgreSQL),
+ * REST methods other than GET, HEAD and OPTIONS run in a transaction, and a
+ * call that times out while it waits for SQLite's single connection never
+ * runs.
+ */
+
+@Entity('rule_rows')
+class RuleRow {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 100 })
+  label: string;
+}
+
+/** Holds `gate.hold` until the test opens the gate. */
+@Injectable()
+class Gate {
+  private readonly waiting: Array<() => void> = [];
+  private readonly arrivals: Array<() => void> = [];
+  held = 0;
+
+  async hold(): Promise<void> {
+    this.held += 1;
+    this.arrivals.splice(0).forEach((arrived) => arrived());
+    await new Promise<void>((open) => this.waiting.push(open));
+  }
+
+  async untilHeld(count: number): Promise<void> {
+    while (this.held < count) {
+      await new Promise<void>((arrived) => this.arrivals.push(arrived));
+    }
+  }
+
+  open(): void {
+    this.waiting.splice(0).forEach((open) => open());
+  }
+}
+
+@Injectable()
+class RuleOperations {
+  /** How often `rows.add` has started. */
+  adds = 0;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly gate: Gate,
+  ) {}
+
+  private async level(): Promise<string> {
+    const rows: Array<{ transaction_isolation: string }> =
+      await this.txHost.tx.query('SHOW transaction_isolation');
+    return rows[0].transaction_isolation;
+  }
+
+  @Operation({
+    id: 'iso.serializable',
+    transaction: { isolation: 'SERIALIZABLE' },
+  })
+  async serializable(): Promise<{ level: string }> {
+    return { level: await this.level() };
+  }
+
+  @Operation({
+    id: 'iso.repeatable',
+    readOnly: true,
+    transaction: { isolation: 'REPEATABLE READ' },
+  })
+  async repeatable(): Promise<{ level: string }> {
+    return { level: await this.level() };
+  }
+
+  @Operation({ id: 'iso.plain' })
+  async plain(): Promise<{ level: string }> {
+    return { level: await this.level() };
+  }
+
+  @Operation({ id: 'gate.hold' })
+  async hold(): Promise<{ held: true }> {
+    await this.gate.hold();
+    return { held: true };
+  }
+
+  @Operation({ id: 'rows.add' })
+  async add(): Promise<{ added: true }> {
+    this.adds += 1;
+    await this.txHost.tx.getRepository(RuleRow).save({ label: 'added' });
+    return { added: true };
+  }
+
+  @Operation({ id: 'rows.count', readOnly: true, transaction: true })
+  async count(): Promise<{ count: number }> {
+    return { count: await this.txHost.tx.getRepository(RuleRow).count() };
+  }
+}
+
+/** Each route answers whether it ran in a transaction; `/fail` writes, then throws. */
+@Controller('rule-rows')
+class RuleRowsController {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  private report(): { inTransaction: boolean } {
+    return { inTransaction: this.txHost.isTransactionActive() };
+  }
+
+  @Get()
+  get() {
+    return this.report();
+  }
+
+  @Head()
+  head() {
+    return this.report();
+  }
+
+  @Options()
+  options() {
+    return this.report();
+  }
+
+  @Post()
+  post() {
+    return this.report();
+  }
+
+  @Put()
+  put() {
+    return this.report();
+  }
+
+  @Patch()
+  patch() {
+    return this.report();
+  }
+
+  @Delete()
+  remove() {
+    return this.report();
+  }
+
+  @Delete('fail')
+  async removeAndFail(): Promise<never> {
+    await this.txHost.tx.getRepository(RuleRow).save({ label: 'deleted?' });
+    throw new BadRequestException('rolled back');
+  }
+
+  @Post('repeatable')
+  @UnitOfWork({ isolation: 'REPEATABLE READ' })
+  async repeatable(): Promise<{ level: string }> {
+    const rows: Array<{ transaction_isolation: string }> =
+      await this.txHost.tx.query('SHOW transaction_isolation');
+    return { level: rows[0].transaction_isolation };
+  }
+}
+
+interface RuleApp extends RunningApp {
+  readonly dataSource: DataSource;
+  readonly operations: RuleOperations;
+  readonly gate: Gate;
+}
+
+async function startRuleApp(database: 'sqlite' | 'postgres'): Promise<RuleApp> {
+  const url = process.env.DATABASE_URL as string;
+  const schema = database === 'postgres' ? await newSchema(url) : undefined;
+  @Module({
+    imports: [
+      TypeOrmModule.forRoot(
+        database === 'postgres'
+          ? {
+              type: 'postgres',
+              url,
+              schema,
+              extra: { options: `-c search_path=${schema}` },
+              entities: [RuleRow],
+              synchronize: true,
+            }
+          : {
+              type: 'better-sqlite3',
+              database: join(
+                mkdtempSync(join(tmpdir(), 'uow-rules-')),
+                'r.sqlite',
+              ),
+              driver: sqliteDriver(),
+              entities: [RuleRow],
+              synchronize: true,
+            },
+      ),
+      UnitOfWorkModule.forRoot(),
+      McpModule.forRoot(),
+    ],
+    controllers: [RuleRowsController],
+    providers: [RuleOperations, Gate],
+  })
+  class RuleModule {}
+  const app = await NestFactory.create<NestExpressApplication>(RuleModule, {
+    logger: ['error'],
+  });
+  const running = await listen(app);
+  return {
+    ...running,
+    dataSource: app.get(DataSource),
+    operations: app.get(RuleOperations),
+    gate: app.get(Gate),
+    close: async () => {
+      await running.close();
+      if (schema) {
+        await dropSchema(url, schema);
+      }
+    },
+  };
+}
+
+describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
+  if (!skipUnlessEnabled(db)) {
+    return;
+  }
+
+  let running: RuleApp;
+
+  beforeAll(async () => {
+    running = await startRuleApp(db.database);
+  });
+
+  afterAll(() => running?.close());
+
+  it.each([
+    ['GET', false],
+    ['HEAD', false],
+    ['OPTIONS', false],
+    ['POST', true],
+    ['PUT', true],
+    ['PATCH', true],
+    ['DELETE', true],
+  ])('a REST %s runs in a transaction: %s', async (method, expected) => {
+    const response = await fetch(`${running.baseUrl}/rule-rows`, { method });
+    expect(response.status).toBeLessThan(300);
+    if (method !== 'HEAD') {
+      expect(await response.json()).toEqual({ inTransaction: expected });
+    }
+  });
+
+  it('rolls back what a failing REST DELETE wrote', async () => {
+    const response = await fetch(`${running.baseUrl}/rule-rows/fail`, {
+      method: 'DELETE',
+    });
+    expect(response.status).toBe(400);
+    expect(await running.dataSource.getRepository(RuleRow).count()).toBe(0);
+  });
+
+  if (db.database === 'postgres') {
+    it.each([
+      ['iso.serializable', 'serializable'],
+      ['iso.repeatable', 'repeatable read'],
+      ['iso.plain', 'read committed'],
+    ])('%s runs at the isolation level it asks for: %s', async (id, level) => {
+      const result = await OperationTestClient.create(running.app).invoke(id);
+      expect(result).toEqual({ ok: true, value: { level } });
+    });
+
+    it('@UnitOfWork({ isolation }) on a REST route runs at that level', async () => {
+      const response = await fetch(`${running.baseUrl}/rule-rows/repeatable`, {
+        method: 'POST',
+      });
+      expect(await response.json()).toEqual({ level: 'repeatable read' });
+    });
+  }
+
+  if (db.database === 'sqlite') {
+    it('never runs a call that timed out while it waited for the single connection', async () => {
+      const client = OperationTestClient.create(running.app);
+      const { gate, operations } = running;
+      const holding = client.invoke('gate.hold');
+      await gate.untilHeld(1);
+
+      const timedOut = await client.invoke('rows.add', {}, { timeout: 50 });
+      expect(timedOut.ok).toBe(false);
+      if (!timedOut.ok) {
+        expect(timedOut.failure.code).toBe('INTERNAL_TIMEOUT_001');
+      }
+
+      gate.open();
+      expect(await holding).toEqual({ ok: true, value: { held: true } });
+      // Queued after the timed-out call: it runs once that call's turn is over.
+      expect(await client.invoke('rows.count')).toEqual({
+        ok: true,
+        value: { count: 0 },
+      });
+      expect(operations.adds).toBe(0);
+    });
+  }
+});
