@@ -109,10 +109,12 @@ for (const suite of SUITES) {
     expected.suites?.[suite.name]?.scenarios ?? {},
     scenarios,
   );
-  for (const line of problems.worse) console.log(`  REGRESSION ${line}`);
-  for (const line of problems.unlisted) console.log(`  UNLISTED ${line}`);
-  for (const line of problems.better)
-    console.log(`  better than listed: ${line}`);
+  const report = [
+    ...problems.worse.map((line) => `  REGRESSION ${line}`),
+    ...problems.unlisted.map((line) => `  UNLISTED ${line}`),
+    ...problems.better.map((line) => `  better than listed: ${line}`),
+  ];
+  report.forEach((line) => console.log(line));
   if (problems.better.length > 0) {
     console.log(
       `  (update ${relative(ROOT, EXPECTED)}: node scripts/conformance.mjs --update)`,
@@ -151,13 +153,14 @@ async function startFixture(logFile) {
     child.once('exit', (code) =>
       reject(new Error(`the fixture exited (${code}):\n${output}`)),
     );
-    void delay(STARTUP_MS, undefined, { ref: false }).then(() =>
+    void delay(STARTUP_MS, undefined, { ref: false }).then(() => {
+      child.kill('SIGKILL');
       reject(
         new Error(
           `the fixture did not listen within ${STARTUP_MS} ms:\n${output}`,
         ),
-      ),
-    );
+      );
+    });
   });
   return { child, url };
 }
