@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import ts from 'typescript';
 
 interface Manifest {
   readonly name: string;
@@ -159,7 +160,10 @@ describe.each(PACKAGES)('the @nestops/%s tarball', (name) => {
   });
 });
 
-/** The declaration files reachable from an entry point's, by relative imports. */
+/**
+ * The declaration files reachable from an entry point's, by relative imports
+ * (read by TypeScript, so not the examples in doc comments).
+ */
 function reachableDeclarations(name: string, entry: string): string[] {
   const dist = join(root, 'libs', name);
   const seen = new Set<string>();
@@ -169,9 +173,11 @@ function reachableDeclarations(name: string, entry: string): string[] {
     }
     seen.add(file);
     const text = readFileSync(join(dist, file), 'utf8');
-    for (const [, specifier] of text.matchAll(
-      /(?:from\s+|import\()['"](\.[^'"]+)['"]/g,
-    )) {
+    const specifiers = ts
+      .preProcessFile(text, true, true)
+      .importedFiles.map((imported) => imported.fileName)
+      .filter((specifier) => specifier.startsWith('.'));
+    for (const specifier of specifiers) {
       const target = join(dirname(file), specifier).replace(/\.js$/, '');
       visit(
         existsSync(join(dist, `${target}.d.ts`))
@@ -182,6 +188,66 @@ function reachableDeclarations(name: string, entry: string): string[] {
   };
   visit(entry.replace(/^\.\//, ''));
   return [...seen];
+}
+
+/** Whether `node` has a doc comment with text (a lone `@publicApi` is no doc). */
+function hasDocComment(node: ts.Node): boolean {
+  return ts
+    .getJSDocCommentsAndTags(node)
+    .some((doc) => ts.isJSDoc(doc) && Boolean(doc.comment));
+}
+
+/**
+ * What each entry point's declarations export without a doc comment: the
+ * exported names, and `Name.member` for each public member (not the
+ * constructor) of an exported class or interface.
+ */
+function undocumentedExports(files: readonly string[]): Map<string, string[]> {
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  return new Map(
+    files.map((file) => {
+      const entry = checker.getSymbolAtLocation(program.getSourceFile(file)!);
+      const missing: string[] = [];
+      for (const exported of checker.getExportsOfModule(entry!)) {
+        const symbol =
+          exported.flags & ts.SymbolFlags.Alias
+            ? checker.getAliasedSymbol(exported)
+            : exported;
+        const declarations = symbol.declarations ?? [];
+        if (!declarations.some(hasDocComment)) {
+          missing.push(exported.name);
+        }
+        for (const declaration of declarations) {
+          if (
+            !ts.isClassDeclaration(declaration) &&
+            !ts.isInterfaceDeclaration(declaration)
+          ) {
+            continue;
+          }
+          for (const member of declaration.members) {
+            const hidden =
+              ts.getCombinedModifierFlags(member as ts.Declaration) &
+              (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
+            if (
+              !ts.isConstructorDeclaration(member) &&
+              !hidden &&
+              !hasDocComment(member)
+            ) {
+              missing.push(
+                `${exported.name}.${member.name?.getText() ?? '[index]'}`,
+              );
+            }
+          }
+        }
+      }
+      return [file, missing];
+    }),
+  );
 }
 
 describe.each(PACKAGES)('the public types of @nestops/%s', (name) => {
@@ -202,6 +268,22 @@ describe.each(PACKAGES)('the public types of @nestops/%s', (name) => {
   it('name no Nest internals', () => {
     for (const { file, text } of declarations()) {
       expect(text, file).not.toMatch(/nest-internals|@nestjs\/[a-z-]+\//);
+    }
+  });
+
+  it("document every export of each entry point, and each public member of its classes and interfaces, in both doors' declarations", () => {
+    const files = Object.values(pkg.exports).flatMap((target) =>
+      typeof target === 'string'
+        ? []
+        : Object.values(target).map((door) =>
+            join(root, 'libs', name, door.types),
+          ),
+    );
+    const undocumented = undocumentedExports(files);
+
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const [file, missing] of undocumented) {
+      expect(missing, file).toEqual([]);
     }
   });
 

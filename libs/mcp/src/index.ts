@@ -1,3 +1,11 @@
+/**
+ * `@nestops/mcp`: publish a Nest app's `@Operation()` methods as Model
+ * Context Protocol tools over Streamable HTTP (`McpModule`), on stdio and
+ * as a command line (`runCli`).
+ *
+ * @packageDocumentation
+ */
+
 export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 export type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
@@ -10,6 +18,11 @@ export type {
 export { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
 export { McpDispatcher } from './mcp.dispatcher.js';
 export type { McpCallerContext } from './mcp.dispatcher.js';
+export type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcResponse,
+} from './json-rpc/json-rpc.types.js';
 export {
   LATEST_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,

@@ -90,6 +90,7 @@ export class McpDispatcher {
   /** The `_meta` of every 2026 result, as JSON text. */
   private modernMeta?: string;
 
+  /** @internal Made by Nest's injector. */
   constructor(
     private readonly catalogue: McpToolCatalogue,
     private readonly invoker: OperationInvoker,
@@ -98,10 +99,23 @@ export class McpDispatcher {
   ) {}
 
   /**
-   * Answers one parsed message. `carrier` holds what the carrier knows
-   * outside the message (HTTP's headers); a carrier without any (stdio)
-   * leaves it out and gets the same era rules from the body alone.
+   * Answers one parsed message (a request, a notification or a response)
+   * with the era rules of its body; undefined when no answer is due.
    */
+  dispatch(
+    message: unknown,
+    caller: McpCallerContext,
+  ): Promise<JsonRpcResponse | undefined>;
+  /**
+   * @internal `carrier` holds what the carrier knows outside the message
+   * (HTTP's headers); a carrier without any (stdio) leaves it out and gets
+   * the same era rules from the body alone.
+   */
+  dispatch(
+    message: unknown,
+    caller: McpCallerContext,
+    carrier?: McpCarrierRules,
+  ): Promise<JsonRpcResponse | undefined>;
   async dispatch(
     message: unknown,
     caller: McpCallerContext,

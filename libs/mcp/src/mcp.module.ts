@@ -3,11 +3,10 @@ import { OperationsModule } from '@nestops/operations';
 import { callerFileOf } from './app-package.reader.js';
 import { McpGuardCheck } from './mcp-guard.check.js';
 import {
-  ASYNC_OPTIONS_TYPE,
   ConfigurableModuleClass,
   MCP_MODULE_OPTIONS,
-  OPTIONS_TYPE,
 } from './mcp-module-definition.js';
+import type { ConfigurableModuleAsyncOptions } from '@nestjs/common';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { MCP_SETTINGS, resolveMcpOptions } from './mcp-options.resolver.js';
 import {
@@ -60,7 +59,7 @@ export class McpModule extends ConfigurableModuleClass {
    * and `serverVersion` default to the `package.json` nearest to the file
    * that calls this.
    */
-  static override forRoot(options: typeof OPTIONS_TYPE = {}): DynamicModule {
+  static override forRoot(options: McpModuleOptions = {}): DynamicModule {
     return withAppSource(
       super.forRoot(options),
       callerFileOf(McpModule.forRoot),
@@ -69,7 +68,7 @@ export class McpModule extends ConfigurableModuleClass {
 
   /** `forRoot` with options from a factory (`useFactory`, `inject`). */
   static override forRootAsync(
-    options: typeof ASYNC_OPTIONS_TYPE,
+    options: ConfigurableModuleAsyncOptions<McpModuleOptions>,
   ): DynamicModule {
     return withAppSource(
       super.forRootAsync(options),

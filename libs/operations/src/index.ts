@@ -1,3 +1,11 @@
+/**
+ * `@nestops/operations`: declare a provider method once with `@Operation()`
+ * and run it from any carrier (MCP, the command line) through the app's own
+ * guards, pipes and interceptors, with its error catalogue and languages.
+ *
+ * @packageDocumentation
+ */
+
 // The contract
 export { Operation } from './operation.decorator.js';
 export type {

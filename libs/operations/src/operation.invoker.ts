@@ -67,6 +67,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
     private readonly messages: OperationMessages,
   ) {}
 
+  /** Nest's bootstrap hook: prepares every operation's pipeline once, before the first call. */
   onApplicationBootstrap(): void {
     for (const definition of this.registry.list()) {
       this.prepare(definition.id);

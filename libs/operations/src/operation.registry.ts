@@ -41,6 +41,7 @@ export class OperationRegistry {
     );
   }
 
+  /** The operation `id`, or undefined when the app has none of that id. */
   get(id: string): OperationDefinition | undefined {
     return this.sealed().get(id)?.definition;
   }

@@ -53,6 +53,7 @@ export class TransactionInterceptor implements NestInterceptor {
     this.queue = callQueueOf(dataSource);
   }
 
+  /** Runs the call or request in its transaction, or as it is when it has none. */
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = getInvocationContext(context);
     const setting = this.settingOf(context, invocation);

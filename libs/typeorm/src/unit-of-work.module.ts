@@ -11,7 +11,11 @@ import { ClsModule, ClsService } from 'nestjs-cls';
 import type { DataSource } from 'typeorm';
 import { TransactionInterceptor } from './transaction.interceptor.js';
 
-/** @publicApi */
+/**
+ * Options of `UnitOfWorkModule.forRoot`.
+ *
+ * @publicApi
+ */
 export interface UnitOfWorkModuleOptions {
   /**
    * The `name` of the TypeORM data source (as given to
@@ -46,6 +50,11 @@ export interface UnitOfWorkModuleOptions {
  */
 @Module({})
 export class UnitOfWorkModule {
+  /**
+   * Registers the transactional plugin for one TypeORM data source (the
+   * default one unless `dataSource` names another) and the global
+   * `TransactionInterceptor`.
+   */
   static forRoot(options: UnitOfWorkModuleOptions = {}): DynamicModule {
     const name = options.dataSource;
     const dataSourceToken = getDataSourceToken(name);

@@ -1,4 +1,9 @@
-import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import type {
+  DynamicModule,
+  INestApplication,
+  INestApplicationContext,
+  Type,
+} from '@nestjs/common';
 import {
   type AppSetup,
   type OperationDefinition,
@@ -88,7 +93,7 @@ export const CLI_EXIT = Object.freeze({
  * @publicApi
  */
 export async function runCli<A extends INestApplication = INestApplication>(
-  rootModule: RootModule,
+  rootModule: Type<unknown> | DynamicModule,
   options: McpCliOptions<A> = {},
 ): Promise<number> {
   const code = await new McpCli(rootModule, options).run(

@@ -1,3 +1,8 @@
+/**
+ * The id of a JSON-RPC request, echoed by its answer.
+ *
+ * @publicApi
+ */
 export type JsonRpcId = string | number;
 
 export interface JsonRpcRequest {
@@ -7,10 +12,19 @@ export interface JsonRpcRequest {
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The `error` of a JSON-RPC error answer; `data.code` is the catalogue code.
+ *
+ * @publicApi
+ */
 export interface JsonRpcErrorObject {
+  /** The JSON-RPC error code (`-32700`, `-32600`, `-32601`, `-32602`, `-32603`, or MCP's `-32020`, `-32022`). */
   readonly code: number;
+  /** What went wrong, in English. */
   readonly message: string;
+  /** The catalogue code, and what more the error tells. */
   readonly data: {
+    /** The catalogue code (`PROTOCOLS_VALIDATION_001`...). */
     readonly code: string;
     /** Under which an unexpected failure was logged (`-32603` only). */
     readonly correlationId?: string;
@@ -21,6 +35,12 @@ export interface JsonRpcErrorObject {
   };
 }
 
+/**
+ * The answer to one JSON-RPC request: its `result`, or an `error` (whose
+ * `id` is null when the request's could not be read).
+ *
+ * @publicApi
+ */
 export type JsonRpcResponse =
   | {
       readonly jsonrpc: '2.0';

@@ -20,8 +20,11 @@ export const HEADER_MISMATCH = 'PROTOCOLS_VALIDATION_006';
  * `error.data.code`. Operation failures are never protocol errors.
  */
 export class McpProtocolError extends Error {
+  /** @internal Made by the server's own checks. */
   constructor(
+    /** The JSON-RPC `error.code` (`-32602`, `-32601`...). */
     readonly rpcCode: number,
+    /** The catalogue code in `error.data.code` (`PROTOCOLS_NOTFOUND_002`...). */
     readonly code: string,
     message: string,
     /** More members of `error.data`, beside `code`. */
@@ -31,6 +34,7 @@ export class McpProtocolError extends Error {
     this.name = 'McpProtocolError';
   }
 
+  /** @internal The JSON-RPC error answer to the request `id`. */
   toResponse(id: JsonRpcId | null): JsonRpcResponse {
     return {
       jsonrpc: '2.0',
@@ -43,6 +47,7 @@ export class McpProtocolError extends Error {
     };
   }
 
+  /** @internal */
   static parse(): McpProtocolError {
     return new McpProtocolError(
       JSON_RPC_PARSE_ERROR,
@@ -51,6 +56,7 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /** @internal */
   static invalidRequest(reason: string): McpProtocolError {
     return new McpProtocolError(
       JSON_RPC_INVALID_REQUEST,
@@ -59,6 +65,7 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /** @internal */
   static unsupportedVersion(
     version: string,
     supported: readonly string[],
@@ -70,6 +77,7 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /** @internal */
   static methodNotFound(method: string): McpProtocolError {
     return new McpProtocolError(
       JSON_RPC_METHOD_NOT_FOUND,
@@ -78,6 +86,7 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /** @internal */
   static missingToolName(): McpProtocolError {
     return new McpProtocolError(
       JSON_RPC_INVALID_PARAMS,
@@ -86,6 +95,7 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /** @internal */
   static unknownTool(name: string): McpProtocolError {
     return new McpProtocolError(
       JSON_RPC_INVALID_PARAMS,
@@ -94,6 +104,7 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /** @internal */
   static argumentsNotObject(): McpProtocolError {
     return new McpProtocolError(
       JSON_RPC_INVALID_PARAMS,
@@ -102,7 +113,7 @@ export class McpProtocolError extends Error {
     );
   }
 
-  /** A 2026 request whose `_meta` lacks a required field, or carries a bad one. */
+  /** @internal A 2026 request whose `_meta` lacks a required field, or carries a bad one. */
   static invalidRequestMeta(reason: string): McpProtocolError {
     return new McpProtocolError(
       JSON_RPC_INVALID_PARAMS,
@@ -111,7 +122,7 @@ export class McpProtocolError extends Error {
     );
   }
 
-  /** A per-request protocol version this server does not speak. */
+  /** @internal A per-request protocol version this server does not speak. */
   static unsupportedProtocolVersion(
     requested: string,
     supported: readonly string[],
@@ -125,7 +136,7 @@ export class McpProtocolError extends Error {
     );
   }
 
-  /** A 2026 request whose HTTP headers are missing or disagree with its body. */
+  /** @internal A 2026 request whose HTTP headers are missing or disagree with its body. */
   static headerMismatch(reason: string): McpProtocolError {
     return new McpProtocolError(
       MCP_HEADER_MISMATCH,

@@ -1,3 +1,11 @@
+/**
+ * `@nestops/mcp/testing`: talk MCP to an app in its tests, in-process,
+ * through the same dispatcher and pipeline as the HTTP endpoint
+ * (`McpTestClient`).
+ *
+ * @packageDocumentation
+ */
+
 export { McpTestClient } from './mcp-test-client.js';
 export { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 export type {

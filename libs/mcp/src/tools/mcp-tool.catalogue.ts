@@ -50,6 +50,7 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
   private sameInEveryLanguage?: { readonly languages: string; same: boolean };
   private prepared = false;
 
+  /** @internal Made by Nest's injector. */
   constructor(
     private readonly registry: OperationRegistry,
     private readonly messages: OperationMessages,
@@ -57,6 +58,7 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
+  /** Nest's bootstrap hook: `prepare()`, so a bad tool name stops the startup. */
   onApplicationBootstrap(): void {
     this.prepare();
   }
@@ -138,6 +140,7 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     return this.sameInEveryLanguage.same;
   }
 
+  /** @internal The operation behind the tool `name`, for `tools/call`. */
   find(name: string): CatalogueEntry | undefined {
     this.build();
     return this.entries?.get(name);

@@ -2,24 +2,35 @@ import type { JsonSchema } from '@nestops/operations';
 
 /** Behaviour hints of a tool (MCP `ToolAnnotations`). */
 export interface McpToolAnnotations {
+  /** The tool changes nothing (`get`, `list`, `readOnly: true`). */
   readonly readOnlyHint: boolean;
+  /** The tool may destroy or irreversibly change state (`delete`, unknown verbs). */
   readonly destructiveHint: boolean;
+  /** Calling it twice with the same arguments does what calling it once does. */
   readonly idempotentHint: boolean;
 }
 
 /** One entry of `tools/list`. */
 export interface McpTool {
+  /** The tool name: the operation id with `_` for `.` (`orders_create`), or the `tools` option's. */
   readonly name: string;
+  /** The operation's title in the caller's language, if it has one. */
   readonly title?: string;
+  /** The operation's description in the caller's language, if it has one. */
   readonly description?: string;
+  /** The JSON Schema of the tool's `arguments`. */
   readonly inputSchema: JsonSchema;
+  /** The JSON Schema of its `structuredContent`, when the operation declares an output. */
   readonly outputSchema?: JsonSchema;
+  /** What a call does to state, from the operation's semantics. */
   readonly annotations: McpToolAnnotations;
 }
 
 /** One block of a tool result's `content`. */
 export interface McpTextContent {
+  /** Always `text`: results are JSON text. */
   readonly type: 'text';
+  /** The result as JSON text, or a failure's `<CODE>: <message>`. */
   readonly text: string;
 }
 
@@ -29,7 +40,10 @@ export interface McpTextContent {
  * and the text `<CODE>: <message>`.
  */
 export interface McpToolResult {
+  /** One text block: the result's JSON text, or the failure's text. */
   readonly content: readonly McpTextContent[];
+  /** The result itself, when it is a JSON object. */
   readonly structuredContent?: Readonly<Record<string, unknown>>;
+  /** Present (true) when the operation failed. */
   readonly isError?: true;
 }

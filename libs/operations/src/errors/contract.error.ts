@@ -6,9 +6,11 @@
  * @publicApi
  */
 export class ContractError extends Error {
+  /** Always `ContractError`. */
   override readonly name = 'ContractError';
 
   constructor(
+    /** The catalogue code, e.g. `PROTOCOLS_CONFLICT_001`. */
     readonly code: string,
     detail: string,
   ) {

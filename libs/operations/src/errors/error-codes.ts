@@ -19,5 +19,10 @@ export const OPERATION_ERRORS = {
     'An unexpected error occurred (correlation id {correlationId}).',
 } as const;
 
-/** @publicApi */
+/**
+ * A failure code of the catalogue `OPERATION_ERRORS`: what an
+ * `OperationException` and an `OperationFailure` carry.
+ *
+ * @publicApi
+ */
 export type OperationErrorCode = keyof typeof OPERATION_ERRORS;

@@ -30,9 +30,11 @@ export interface OperationViolation {
  * @publicApi
  */
 export interface OperationFailure {
+  /** The catalogue code; it never depends on the language. */
   readonly code: OperationErrorCode;
   /** Message-catalogue key: `nestops.errors.<CODE>`, or the application's own key. */
   readonly key: string;
+  /** The arguments of the message (`{detail}`, `{permission}`...). */
   readonly params: Readonly<Record<string, string | number>>;
   /** The failing fields of a validation failure. */
   readonly violations?: readonly OperationViolation[];

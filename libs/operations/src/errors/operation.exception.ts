@@ -6,7 +6,11 @@ import {
   validationFailure,
 } from './operation-failure.js';
 
-/** @publicApi */
+/**
+ * How an `OperationException`'s text is found.
+ *
+ * @publicApi
+ */
 export interface OperationExceptionOptions {
   /**
    * The application's message key for the text (`orders.errors.not_found`),
@@ -30,6 +34,7 @@ export interface OperationExceptionOptions {
  * @publicApi
  */
 export class OperationException extends Error {
+  /** The failure the call ends with, as carriers render it. */
   readonly failure: OperationFailure;
 
   constructor(

@@ -73,7 +73,13 @@ const VALIDATION_EN_US = {
   tenantId: '{property} must be 1 to 128 visible ASCII characters',
 } as const;
 
-/** @publicApi */
+/**
+ * A validation text of the library, under `nestops.validation.<key>` in a
+ * catalogue: a class-validator constraint name (`isEmail`, `min`...),
+ * `required`, or an input limit (`maxDepth`...).
+ *
+ * @publicApi
+ */
 export type ValidationMessageKey = keyof typeof VALIDATION_EN_US;
 
 interface LibraryCatalogue {

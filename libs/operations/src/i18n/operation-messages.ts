@@ -76,7 +76,11 @@ export class OperationMessages {
    * The application catalogue's text of `key` in `locale` (nestjs-i18n's
    * language fallbacks apply), or undefined when it has none.
    */
-  text(key: string, locale: string, args?: Args): string | undefined {
+  text(
+    key: string,
+    locale: string,
+    args?: Readonly<Record<string, string | number>>,
+  ): string | undefined {
     const { service } = this.resolve();
     return service ? translate(service, key, locale, args) : undefined;
   }

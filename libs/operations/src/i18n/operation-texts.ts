@@ -12,9 +12,13 @@ import { SchemaDescriptions } from './schema-descriptions.js';
  * @publicApi
  */
 export interface LocalizedOperation {
+  /** The title in that language, if the catalogue or the decorator has one. */
   readonly title?: string;
+  /** The description in that language, if the catalogue or the decorator has one. */
   readonly description?: string;
+  /** The input schema, with its property descriptions in that language. */
   readonly inputSchema?: JsonSchema;
+  /** The output schema, with its property descriptions in that language. */
   readonly outputSchema?: JsonSchema;
 }
 

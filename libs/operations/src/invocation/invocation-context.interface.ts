@@ -16,6 +16,7 @@ export interface InvocationContext {
   readonly carrier: Carrier;
   /** The MCP tool name, CLI command or HTTP route that was called. */
   readonly target: string;
+  /** The operation being called. */
   readonly operation: OperationDefinition;
   /** What the app's authentication set as `request.user`; undefined when anonymous. */
   readonly principal: unknown;

@@ -8,6 +8,7 @@ import type { Carrier } from '../interfaces/operation-options.interface.js';
  * @publicApi
  */
 export interface InvocationOptions {
+  /** The carrier the call comes in on; the operation must be exposed on it. */
   readonly carrier: Carrier;
   /** Tool name, command or route, recorded as the call's source. */
   readonly target: string;

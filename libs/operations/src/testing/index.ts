@@ -1,3 +1,11 @@
+/**
+ * `@nestops/operations/testing`: call an app's operations in its tests as a
+ * carrier would, through the same pipeline (`OperationTestClient`), on an
+ * application booted as `main.ts` boots it (`createTestApplication`).
+ *
+ * @packageDocumentation
+ */
+
 export { OperationTestClient } from './operation-test-client.js';
 export type { OperationTestOptions } from './operation-test-client.js';
 export { carrierHeaders } from './test-headers.js';

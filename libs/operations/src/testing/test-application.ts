@@ -3,6 +3,7 @@ import type { AppSetup } from '../interfaces/app-setup.interface.js';
 
 /** What `createTestApplication` needs of a compiled `TestingModule`. */
 export interface TestApplicationSource {
+  /** `TestingModule.createNestApplication()`: the application, not yet initialised. */
   createNestApplication(): INestApplication;
 }
 
