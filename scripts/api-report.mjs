@@ -12,8 +12,8 @@
 // api:update` build them first. Both also fail on an exported item without
 // a doc comment (ae-undocumented) and on a type that a public signature
 // uses but no entry point exports (ae-forgotten-export), unless the main
-// entry point of the package (or of a package it depends on) exports it
-// under that name, or it is one of ACCEPTED below.
+// entry point of the package exports it under that name (for a `testing`
+// entry point), or it is one of ACCEPTED below.
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -68,16 +68,13 @@ function mainExports(name) {
   return new Set(checker.getExportsOfModule(module).map((s) => s.name));
 }
 
-/** Names an entry point of `name` may use without exporting them itself. */
+/**
+ * Names an entry point of `name` may use without exporting them itself: a
+ * `testing` entry point, those of its package's main entry point. (Types of
+ * another package are imported from it by name, so never reported.)
+ */
 function importableElsewhere(name, entry) {
-  const { manifest } = manifests.get(name);
-  const from = Object.keys(manifest.dependencies ?? {}).filter((dep) =>
-    manifests.has(dep),
-  );
-  if (entry !== '.') {
-    from.push(name);
-  }
-  return new Set(from.flatMap((dep) => [...mainExports(dep)]));
+  return entry === '.' ? new Set() : mainExports(name);
 }
 
 /** API Extractor's settings for one entry point, built here rather than in a JSON file per entry. */
