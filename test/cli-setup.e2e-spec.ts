@@ -263,6 +263,7 @@ describe('a guard set in the setup function, on every carrier', () => {
       ).toEqual({
         ok: true,
         value: { id: 1, text: 'in a test', author: 'alice' },
+        json: '{"id":1,"text":"in a test","author":"alice"}',
       });
 
       const mcp = McpTestClient.create(app);

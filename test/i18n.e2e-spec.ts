@@ -286,6 +286,7 @@ describe('the language of a call inside the app', () => {
     expect(result).toEqual({
       ok: true,
       value: { locale: 'zh-CN', i18nContext: 'zh-CN' },
+      json: '{"locale":"zh-CN","i18nContext":"zh-CN"}',
     });
   });
 });

@@ -219,7 +219,11 @@ describe('the timeout of a call', () => {
     const signals = running.app.get(SignalOperations).signals;
     const result = await client.invoke('signals.quick', {}, { timeout: 100 });
 
-    expect(result).toEqual({ ok: true, value: { done: true } });
+    expect(result).toEqual({
+      ok: true,
+      value: { done: true },
+      json: '{"done":true}',
+    });
     const signal = signals.at(-1);
     expect(signal?.aborted).toBe(false);
     await pause(250);
@@ -245,6 +249,10 @@ describe('the timeout of a call', () => {
       { timeout: 2 ** 31 + 1_000 },
     );
 
-    expect(result).toEqual({ ok: true, value: { aborted: false } });
+    expect(result).toEqual({
+      ok: true,
+      value: { aborted: false },
+      json: '{"aborted":false}',
+    });
   });
 });

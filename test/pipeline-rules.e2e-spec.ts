@@ -10,7 +10,7 @@ import {
 import { APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpModule } from '@nestops/mcp';
-import { Operation, serializeCallResult } from '@nestops/operations';
+import { getInvocationContext, Operation } from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
 import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { map, type Observable } from 'rxjs';
@@ -97,7 +97,12 @@ class SerializeResult implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next
       .handle()
-      .pipe(map((value) => serializeCallResult(context, value)));
+      .pipe(
+        map(
+          (value) =>
+            getInvocationContext(context)?.serializeResult(value).value,
+        ),
+      );
   }
 }
 
@@ -134,6 +139,7 @@ describe('the pipeline: app pipes on the input', () => {
     expect(result).toEqual({
       ok: true,
       value: { note: 'x+global+class+method' },
+      json: '{"note":"x+global+class+method"}',
     });
   });
 });
@@ -159,7 +165,11 @@ describe('the pipeline: a result replaced after it was serialised', () => {
       },
     );
 
-    expect(result).toEqual({ ok: true, value: { note: 'replaced' } });
+    expect(result).toEqual({
+      ok: true,
+      value: { note: 'replaced' },
+      json: '{"note":"replaced"}',
+    });
   });
 });
 
@@ -188,6 +198,7 @@ describe('the pipeline: a nested object no class describes', () => {
     expect(await client.invoke('parents.take', {})).toEqual({
       ok: true,
       value: { taken: false },
+      json: '{"taken":false}',
     });
   });
 });

@@ -139,6 +139,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
         key: 'nestops.errors.SECURITY_DENIED_004',
         params: { permission: 'orders.write' },
       },
+      text: "SECURITY_DENIED_004: Permission 'orders.write' is missing.",
     });
     expect(invalid).toMatchObject({
       ok: false,
@@ -263,7 +264,7 @@ describe('the test kit explains what is missing', () => {
       await OperationTestClient.create(moduleRef, { carrier: 'http' }).invoke(
         'hidden.get',
       ),
-    ).toEqual({ ok: true, value: { ok: true } });
+    ).toEqual({ ok: true, value: { ok: true }, json: '{"ok":true}' });
     await moduleRef.close();
   });
 });

@@ -289,7 +289,11 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
       ['iso.plain', 'read committed'],
     ])('%s runs at the isolation level it asks for: %s', async (id, level) => {
       const result = await OperationTestClient.create(running.app).invoke(id);
-      expect(result).toEqual({ ok: true, value: { level } });
+      expect(result).toEqual({
+        ok: true,
+        value: { level },
+        json: JSON.stringify({ level }),
+      });
     });
 
     it('@UnitOfWork({ isolation }) on a REST route runs at that level', async () => {
@@ -314,11 +318,16 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
       }
 
       gate.open();
-      expect(await holding).toEqual({ ok: true, value: { held: true } });
+      expect(await holding).toEqual({
+        ok: true,
+        value: { held: true },
+        json: '{"held":true}',
+      });
       // Queued after the timed-out call: it runs once that call's turn is over.
       expect(await client.invoke('rows.count')).toEqual({
         ok: true,
         value: { count: 0 },
+        json: '{"count":0}',
       });
       expect(operations.adds).toBe(0);
     });

@@ -61,6 +61,7 @@ describe('the testing kits against the quick start', () => {
     expect(await operations.invoke('notes.list')).toEqual({
       ok: true,
       value: { items: [{ id: 1, text: 'hello', author: 'alice' }] },
+      json: '{"items":[{"id":1,"text":"hello","author":"alice"}]}',
     });
     const denied = await operations.invoke('notes.create', { text: 'hi' });
     expect(denied.ok ? undefined : denied.failure.code).toBe(

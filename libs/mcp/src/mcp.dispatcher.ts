@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type InvocationResult,
   OperationInvoker,
   OperationMessages,
-  resultJson,
 } from '@nestops/operations';
 import { idOf, readEnvelope } from './json-rpc/json-rpc-envelope.js';
 import type {
@@ -60,11 +60,6 @@ export interface McpCarrierRules {
 }
 
 type Params = Readonly<Record<string, unknown>>;
-
-/** A tool result of either era: a 2026 `structuredContent` may be any JSON value. */
-type ToolCallResult = Omit<McpToolResult, 'structuredContent'> & {
-  readonly structuredContent?: unknown;
-};
 
 /** Fields every 2026 result carries. */
 interface ModernResult {
@@ -150,7 +145,7 @@ export class McpDispatcher {
       case 'tools/list':
         return this.toolList('legacy', this.localeOf(caller));
       case 'tools/call':
-        return this.callTool(params, caller, false);
+        return this.callTool(params, caller, 'legacy');
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
@@ -175,7 +170,7 @@ export class McpDispatcher {
       case 'tools/list':
         return this.toolList('modern', this.localeOf(caller));
       case 'tools/call':
-        return this.modernCall(await this.callTool(params, caller, true));
+        return this.callTool(params, caller, 'modern');
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
@@ -203,19 +198,6 @@ export class McpDispatcher {
       this.toolLists.set(key, prepared);
     }
     return prepared;
-  }
-
-  /** A 2026 `tools/call` result: a success's prepared text, or a failure. */
-  private modernCall(result: ToolCallResult | RawJson): unknown {
-    if (!(result instanceof RawJson)) {
-      return this.modern(result);
-    }
-    this.modernMeta ??= JSON.stringify(this.modern({})._meta);
-    return RawJson.wrap(
-      result.text,
-      '"resultType":"complete"',
-      `"_meta":${this.modernMeta}`,
-    );
   }
 
   private discover(): ModernResult {
@@ -252,14 +234,6 @@ export class McpDispatcher {
     };
   }
 
-  /** The caller's language: one of the application's. */
-  private localeOf(caller: McpCallerContext): string {
-    const header = caller.headers['accept-language'];
-    return this.messages.localeOf(
-      caller.locale ?? (Array.isArray(header) ? header.join(', ') : header),
-    );
-  }
-
   private initialize(params: Params): unknown {
     const requested = params.protocolVersion;
     const { serverName, serverVersion, instructions } = this.settings;
@@ -275,15 +249,21 @@ export class McpDispatcher {
     };
   }
 
+  /** The language of what the dispatcher renders itself: the tool list. */
+  private localeOf(caller: McpCallerContext): string {
+    return this.messages.callerLocale(caller.headers, caller.locale);
+  }
+
   /**
-   * `anyStructured`: a 2026 caller takes any JSON value as
-   * `structuredContent`; a 2025 caller only an object.
+   * A `tools/call` through the one invocation API. A failure is a tool
+   * result with its text; a success is written once around the result's
+   * JSON text, which is both its text content and its structured content.
    */
   private async callTool(
     params: Params,
     caller: McpCallerContext,
-    anyStructured: boolean,
-  ): Promise<ToolCallResult | RawJson> {
+    era: 'legacy' | 'modern',
+  ): Promise<unknown> {
     const name = params.name;
     if (typeof name !== 'string') {
       throw McpProtocolError.missingToolName();
@@ -302,29 +282,36 @@ export class McpDispatcher {
       headers: caller.headers,
       locale: caller.locale,
       input,
-      timeout: caller.timeout ?? this.settings.timeout,
-      inputLimits: this.settings.inputLimits,
+      timeout: caller.timeout,
     });
     if (!result.ok) {
-      return {
-        content: [
-          {
-            type: 'text',
-            text: this.messages.describe(result.failure, this.localeOf(caller)),
-          },
-        ],
+      const failed: McpToolResult = {
+        content: [{ type: 'text', text: result.text }],
         isError: true,
       };
+      return era === 'modern' ? this.modern(failed) : failed;
     }
-    // The result's JSON text, written once, is both the text content and
-    // the structured content.
-    const { value } = result;
-    const json = resultJson(value);
-    const structured = anyStructured
-      ? value !== undefined
-      : typeof value === 'object' && value !== null && !Array.isArray(value);
-    return new RawJson(
-      `{"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured ? `,"structuredContent":${json}` : ''}}`,
-    );
+    return new RawJson(this.toolResultText(result, era));
+  }
+
+  /**
+   * A successful tool result's JSON text, around the result's own text: a
+   * 2026 caller takes any JSON value as `structuredContent` and gets the
+   * 2026 members; a 2025 caller takes only an object.
+   */
+  private toolResultText(
+    { value, json }: Extract<InvocationResult, { ok: true }>,
+    era: 'legacy' | 'modern',
+  ): string {
+    const structured =
+      era === 'modern'
+        ? value !== undefined
+        : typeof value === 'object' && value !== null && !Array.isArray(value);
+    const members = `"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured ? `,"structuredContent":${json}` : ''}`;
+    if (era === 'legacy') {
+      return `{${members}}`;
+    }
+    this.modernMeta ??= JSON.stringify(this.modern({})._meta);
+    return `{"resultType":"complete",${members},"_meta":${this.modernMeta}}`;
   }
 }

@@ -1,5 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { OperationsModule } from '@nestops/operations';
+import {
+  INVOCATION_DEFAULTS,
+  type InvocationDefaults,
+  OperationsModule,
+} from '@nestops/operations';
 import { callerFileOf } from './app-package.reader.js';
 import { McpGuardCheck } from './mcp-guard.check.js';
 import {
@@ -8,7 +12,11 @@ import {
 } from './mcp-module-definition.js';
 import type { ConfigurableModuleAsyncOptions } from '@nestjs/common';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import { MCP_SETTINGS, resolveMcpOptions } from './mcp-options.resolver.js';
+import {
+  MCP_SETTINGS,
+  type McpSettings,
+  resolveMcpOptions,
+} from './mcp-options.resolver.js';
 import {
   MCP_APP_SOURCE,
   MCP_HOST_NAME,
@@ -45,6 +53,15 @@ import { McpHttpTransport } from './transports/mcp-http.transport.js';
         { token: MCP_APP_SOURCE, optional: true },
         { token: MCP_HOST_NAME, optional: true },
       ],
+    },
+    {
+      // The module's timeout and input limits, for every carrier's calls.
+      provide: INVOCATION_DEFAULTS,
+      useFactory: (settings: McpSettings): InvocationDefaults => ({
+        timeout: settings.timeout,
+        inputLimits: settings.inputLimits,
+      }),
+      inject: [MCP_SETTINGS],
     },
     McpToolCatalogue,
     McpDispatcher,

@@ -27,7 +27,6 @@ export { OperationsModule } from './operations.module.js';
 export type { AppSetup } from './interfaces/app-setup.interface.js';
 export { OperationInvoker } from './operation.invoker.js';
 export { getInvocationContext } from './invocation/get-invocation-context.js';
-export { serializeCallResult } from './invocation/call-result.js';
 export { correlationIdOf } from './invocation/invocation-context.factory.js';
 export { isTenantId } from './invocation/tenant-id.js';
 export type { InvocationContext } from './invocation/invocation-context.interface.js';
@@ -35,7 +34,9 @@ export type {
   InvocationOptions,
   InvocationResult,
 } from './invocation/invocation-options.interface.js';
-export { resultJson } from './invocation/output-contract.js';
+export type { SerializedResult } from './invocation/output-contract.js';
+export { INVOCATION_DEFAULTS } from './invocation/invocation-defaults.js';
+export type { InvocationDefaults } from './invocation/invocation-defaults.js';
 export { AllowRawText } from './invocation/allow-raw-text.decorator.js';
 export { INPUT_LIMITS } from './invocation/input-limits.js';
 export type { InputLimits } from './invocation/input-limits.js';
@@ -50,6 +51,8 @@ export type {
   OperationViolation,
 } from './errors/operation-failure.js';
 export { OperationException } from './errors/operation.exception.js';
+export { OperationRefusedError } from './errors/operation-refused.error.js';
+export type { OperationRefusal } from './errors/operation-refused.error.js';
 export type { OperationExceptionOptions } from './errors/operation.exception.js';
 // Languages
 export { OperationMessages } from './i18n/operation-messages.js';

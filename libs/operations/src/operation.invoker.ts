@@ -10,17 +10,20 @@ import {
   OperationFailure,
   operationFailure,
 } from './errors/operation-failure.js';
-import { CallAbort } from './invocation/call-abort.js';
 import { installValidationMetadataCache } from './invocation/validation-metadata-cache.js';
-import { startCallTimeout } from './invocation/call-timeout.js';
 import { sanitizeInput } from './invocation/input.sanitizer.js';
-import { resultOf } from './invocation/call-result.js';
-import { OperationResponse } from './invocation/operation-response.js';
+import { type CallPlan, planCall } from './invocation/call-plan.js';
+import type { CallFailure, CallOutcome } from './invocation/call-outcome.js';
+import { startCallTimeout } from './invocation/call-timeout.js';
 import {
-  correlationIdOf,
-  createInvocationContext,
-  single,
-} from './invocation/invocation-context.factory.js';
+  findInvocationDefaults,
+  type InvocationDefaults,
+} from './invocation/invocation-defaults.js';
+import type { InputLimits } from './invocation/input-limits.js';
+import { OperationRefusedError } from './errors/operation-refused.error.js';
+import type { Carrier } from './interfaces/operation-options.interface.js';
+import { OperationResponse } from './invocation/operation-response.js';
+import { createInvocationContext } from './invocation/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { operationGuards } from './invocation/operation-guards.js';
 import type {
@@ -48,8 +51,9 @@ interface PreparedOperation {
 /**
  * Runs one call of an operation the way Nest runs a controller route: a new
  * DI context and request object, then the app's guards, interceptors and
- * pipes, then the method. Every carrier calls it; failures come back as
- * values, never as exceptions.
+ * pipes, then the method. It is the one way every carrier calls an
+ * operation; a call's failures come back as values, and only a call it
+ * refuses to run (`OperationRefusedError`) is an exception.
  *
  * @publicApi
  */
@@ -58,6 +62,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
   private readonly logger = new Logger('Operations');
   private readonly prepared = new Map<string, PreparedOperation>();
   private services?: PipelineServices;
+  private callDefaults?: InvocationDefaults;
 
   constructor(
     private readonly registry: OperationRegistry,
@@ -69,6 +74,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
 
   /** Nest's bootstrap hook: prepares every operation's pipeline once, before the first call. */
   onApplicationBootstrap(): void {
+    this.defaults();
     for (const definition of this.registry.list()) {
       this.prepare(definition.id);
     }
@@ -90,86 +96,118 @@ export class OperationInvoker implements OnApplicationBootstrap {
     return operationGuards(this.config, host);
   }
 
-  /** Runs the operation `operationId` once with the carrier's input and headers. */
+  /**
+   * Runs the operation `operationId` once for a carrier, deciding once for
+   * every carrier what the call runs with: that the operation is exposed on
+   * `options.carrier` (else `OperationRefusedError`, and nothing runs; an
+   * `internal` operation is exposed on none), its language (context and
+   * failure text alike), its deadline (the carrier's `timeout`, else the
+   * app's `InvocationDefaults`), its input limits and its correlation id.
+   * Every failure of the call itself is a result with `ok: false`.
+   */
   async invoke(
     operationId: string,
     options: InvocationOptions,
   ): Promise<InvocationResult> {
-    const operation = this.prepare(operationId);
-    const correlationId = correlationIdOf(options.headers);
-    const abort = new CallAbort();
-    const deadline =
-      options.timeout !== undefined
-        ? new Date(Date.now() + options.timeout)
-        : undefined;
-    const call = this.run(operation, options, correlationId, abort, deadline);
-    const timeout =
-      options.timeout === undefined
+    const operation = this.callable(operationId, options.carrier);
+    const defaults = this.defaults();
+    const call = planCall(
+      operation.definition,
+      options,
+      defaults,
+      this.messages.callerLocale(options.headers, options.locale),
+    );
+    const { timeout } = call;
+    const running = this.run(operation, call, defaults.inputLimits);
+    const timer =
+      timeout === undefined
         ? undefined
-        : startCallTimeout(options.timeout, abort, operationId);
+        : startCallTimeout(timeout, call.abort, operationId);
+    let outcome: CallOutcome;
     try {
-      return await (timeout ? Promise.race([call, timeout.expired]) : call);
+      outcome = await (timer
+        ? Promise.race([running, timer.expired])
+        : running);
     } finally {
-      timeout?.cancel();
+      timer?.cancel();
     }
+    return outcome.ok
+      ? outcome
+      : {
+          ok: false,
+          failure: outcome.failure,
+          text: this.messages.describe(outcome.failure, call.locale),
+        };
   }
 
   private async run(
     operation: PreparedOperation,
-    options: InvocationOptions,
-    correlationId: string,
-    abort: CallAbort,
-    deadline: Date | undefined,
-  ): Promise<InvocationResult> {
+    call: CallPlan,
+    inputLimits: InputLimits | undefined,
+  ): Promise<CallOutcome> {
+    const { options } = call;
     try {
       const input = sanitizeInput(
         options.input ?? {},
         operation.definition.input,
-        options.inputLimits,
-      );
-      const locale = this.messages.localeOf(
-        options.locale ?? single(options.headers['accept-language']),
+        inputLimits,
       );
       const request = createOperationRequest(
-        withLocale(options, locale),
+        call.headers,
         options.target,
         input,
-        (req) =>
-          createInvocationContext(
-            req,
-            operation.definition,
-            options,
-            correlationId,
-            abort,
-            deadline,
-            locale,
-          ),
+        (req) => createInvocationContext(req, call),
       );
       const handler = await operation.pipeline.handlerFor(request);
       const value = await handler(request, new OperationResponse());
-      return {
-        ok: true,
-        value: resultOf(request, operation.definition, value).value,
-      };
+      const { value: sent, json } = call.serializer.serialize(value);
+      return { ok: true, value: sent, json };
     } catch (error) {
       const failure = toOperationFailure(error);
       if (failure) {
         return fail(failure);
       }
-      if (abort.isReason(error)) {
+      if (call.abort.isReason(error)) {
         // Given up at its deadline, and answered so already.
         return fail(
           operationFailure('INTERNAL_TIMEOUT_001', {
-            seconds: (options.timeout ?? 0) / 1000,
+            seconds: (call.timeout ?? 0) / 1000,
           }),
         );
       }
       this.logger.error(
-        `Operation ${operation.definition.id} failed unexpectedly (correlation id ${correlationId})`,
+        `Operation ${operation.definition.id} failed unexpectedly (correlation id ${call.correlationId})`,
         error instanceof Error ? error.stack : String(error),
       );
-      return fail(operationFailure('INTERNAL_ERROR_001', { correlationId }));
+      return fail(
+        operationFailure('INTERNAL_ERROR_001', {
+          correlationId: call.correlationId,
+        }),
+      );
     }
+  }
+
+  /** The prepared operation, when it may run on `carrier`. */
+  private callable(operationId: string, carrier: Carrier): PreparedOperation {
+    const operation = this.prepared.get(operationId);
+    const definition = operation?.definition ?? this.registry.get(operationId);
+    if (!definition) {
+      throw new OperationRefusedError(operationId, carrier, 'unknown');
+    }
+    if (!definition.expose.includes(carrier)) {
+      throw new OperationRefusedError(
+        operationId,
+        carrier,
+        'not-exposed',
+        definition.stability === 'internal',
+      );
+    }
+    return operation ?? this.prepare(operationId);
+  }
+
+  /** The app's `InvocationDefaults`, looked up once. */
+  private defaults(): InvocationDefaults {
+    return (this.callDefaults ??= findInvocationDefaults(this.moduleRef));
   }
 
   private prepare(operationId: string): PreparedOperation {
@@ -209,21 +247,6 @@ export class OperationInvoker implements OnApplicationBootstrap {
   }
 }
 
-/**
- * The call's headers. A language given apart from them (a `--locale`) is
- * also its `Accept-Language`, so that the app's own language resolvers
- * (nestjs-i18n's `I18nContext` in handlers) see the same language.
- */
-function withLocale(
-  options: InvocationOptions,
-  locale: string,
-): InvocationOptions['headers'] {
-  return options.locale !== undefined &&
-    options.headers['accept-language'] === undefined
-    ? { ...options.headers, 'accept-language': locale }
-    : options.headers;
-}
-
-function fail(failure: OperationFailure): InvocationResult {
+function fail(failure: OperationFailure): CallFailure {
   return { ok: false, failure };
 }

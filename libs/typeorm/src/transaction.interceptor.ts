@@ -12,7 +12,6 @@ import type {
 import {
   getInvocationContext,
   type InvocationContext,
-  serializeCallResult,
   type TransactionSetting,
 } from '@nestops/operations';
 import type { ClsService } from 'nestjs-cls';
@@ -73,7 +72,7 @@ export class TransactionInterceptor implements NestInterceptor {
               async () => {
                 const value = await untilAborted(handle(), signal());
                 // A result that breaks the output contract fails the call: before the commit.
-                serializeCallResult(context, value);
+                invocation?.serializeResult(value);
                 return value;
               },
             );

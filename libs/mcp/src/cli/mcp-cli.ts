@@ -6,9 +6,10 @@ import type {
 } from '@nestjs/common';
 import {
   type AppSetup,
+  type InvocationResult,
   type OperationDefinition,
   OperationInvoker,
-  OperationMessages,
+  OperationRefusedError,
   OperationRegistry,
 } from '@nestops/operations';
 import { Command, CommanderError, Option } from 'commander';
@@ -256,32 +257,30 @@ class McpCli<A extends INestApplication> {
     input: Record<string, unknown> = {},
     options: ContextOptions,
   ): Promise<number> {
-    const operation = app.get(OperationRegistry, { strict: false }).get(id);
-    if (!operation || !operation.expose.includes('cli')) {
-      process.stderr.write(
-        `${this.name}: ${operation ? `operation '${id}' is not exposed on the command line` : `unknown operation '${id}'`}; '${this.name} operations' lists them\n`,
-      );
-      return CLI_EXIT.usage;
-    }
-    const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
-    const messages = app.get(OperationMessages, { strict: false });
-    const locale = messages.localeOf(options.locale);
-    const result = await app
-      .get(OperationInvoker, { strict: false })
-      .invoke(id, {
+    let result: InvocationResult;
+    try {
+      result = await app.get(OperationInvoker, { strict: false }).invoke(id, {
         carrier: 'cli',
         target: id,
         headers: contextHeaders(options),
         input,
-        locale,
+        locale: options.locale,
         timeout: options.timeout,
-        inputLimits: settings.inputLimits,
       });
+    } catch (error) {
+      if (!(error instanceof OperationRefusedError)) {
+        throw error;
+      }
+      process.stderr.write(
+        `${this.name}: ${error.reason === 'unknown' ? `unknown operation '${id}'` : `operation '${id}' is not exposed on the command line`}; '${this.name} operations' lists them\n`,
+      );
+      return CLI_EXIT.usage;
+    }
     if (!result.ok) {
-      process.stderr.write(`${messages.describe(result.failure, locale)}\n`);
+      process.stderr.write(`${result.text}\n`);
       return CLI_EXIT.failed;
     }
-    out.write(`${JSON.stringify(result.value ?? null, null, 2)}\n`);
+    out.write(`${JSON.stringify(result.value, null, 2)}\n`);
     return CLI_EXIT.ok;
   }
 

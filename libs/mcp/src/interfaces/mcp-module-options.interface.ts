@@ -32,11 +32,17 @@ export interface McpModuleOptions {
    * handling. Without it, credentials are only checked per call.
    */
   authGuard?: Type<CanActivate>;
-  /** Per-call limit of `tools/call` in milliseconds. Default: none. */
+  /**
+   * Per-call limit in milliseconds of every call of the app's operations,
+   * whatever its carrier (`tools/call` over HTTP and stdio, the command
+   * line's `invoke`, the testing kits), unless the carrier sets its own
+   * (`--timeout`). Default: none.
+   */
   timeout?: number;
   /**
-   * How much input one `tools/call` may carry, checked before anything else
-   * runs; each limit left out keeps its default from `INPUT_LIMITS`.
+   * How much input one call may carry, whatever its carrier, checked before
+   * anything else runs; each limit left out keeps its default from
+   * `INPUT_LIMITS`.
    */
   inputLimits?: Partial<InputLimits>;
   /**

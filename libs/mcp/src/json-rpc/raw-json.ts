@@ -23,20 +23,6 @@ export class RawJson {
   toJSON(): unknown {
     return JSON.parse(this.text);
   }
-
-  /**
-   * This object's members between `before` and `after` ones, as one object;
-   * `text` must be a JSON object with at least one member.
-   */
-  static wrap(
-    text: string,
-    before: string | undefined,
-    after: string | undefined,
-  ): RawJson {
-    return new RawJson(
-      `{${before ? `${before},` : ''}${text.slice(1, -1)}${after ? `,${after}` : ''}}`,
-    );
-  }
 }
 
 /**

@@ -73,6 +73,24 @@ export class OperationMessages {
   }
 
   /**
+   * The language a caller's calls run in, negotiated as `localeOf` does:
+   * from `locale` when given (a preference apart from the headers, such as
+   * a `--locale` option), else from the whole `accept-language` of
+   * `headers` (a header sent more than once is one list, as HTTP reads it).
+   * Carriers use it for what they render themselves (a tool list); a call's
+   * own language is decided by `OperationInvoker` in the same way.
+   */
+  callerLocale(
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+    locale?: string,
+  ): string {
+    const header = headers['accept-language'];
+    return this.localeOf(
+      locale ?? (Array.isArray(header) ? header.join(', ') : header),
+    );
+  }
+
+  /**
    * The application catalogue's text of `key` in `locale` (nestjs-i18n's
    * language fallbacks apply), or undefined when it has none.
    */

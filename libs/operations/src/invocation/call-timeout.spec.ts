@@ -1,10 +1,10 @@
 import { formatFailure } from '../errors/operation-failure.js';
-import type { InvocationResult } from './invocation-options.interface.js';
+import type { CallFailure } from './call-outcome.js';
 import { startCallTimeout } from './call-timeout.js';
 
 const MAX_DELAY = 2 ** 31 - 1;
 
-function text(result: InvocationResult): string {
+function text(result: CallFailure | { readonly ok: true }): string {
   if (result.ok) {
     throw new Error('not a failure');
   }

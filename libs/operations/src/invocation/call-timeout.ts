@@ -1,5 +1,5 @@
 import { operationFailure } from '../errors/operation-failure.js';
-import type { InvocationResult } from './invocation-options.interface.js';
+import type { CallFailure } from './call-outcome.js';
 
 // The longest delay `setTimeout` waits at once; a longer one fires at once.
 const MAX_DELAY = 2 ** 31 - 1;
@@ -7,7 +7,7 @@ const MAX_DELAY = 2 ** 31 - 1;
 /** The timeout of one call, running. */
 export interface CallTimeout {
   /** Aborts the call's signal and settles with `INTERNAL_TIMEOUT_001` once the time is up. */
-  readonly expired: Promise<InvocationResult>;
+  readonly expired: Promise<CallFailure>;
   /** Stops the timer for good: call it as soon as the call has finished. */
   cancel(): void;
 }
@@ -20,7 +20,7 @@ export function startCallTimeout(
 ): CallTimeout {
   let timer: NodeJS.Timeout | undefined;
   let cancelled = false;
-  const expired = new Promise<InvocationResult>((resolve) => {
+  const expired = new Promise<CallFailure>((resolve) => {
     const wait = (remaining: number) => {
       timer = setTimeout(
         () => {

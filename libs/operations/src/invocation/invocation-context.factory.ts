@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { OperationException } from '../errors/operation.exception.js';
 import { libraryViolation } from '../i18n/library-messages.js';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
 import type { InvocationContext } from './invocation-context.interface.js';
 import type { InvocationOptions } from './invocation-options.interface.js';
-import type { CallAbort } from './call-abort.js';
+import type { CallPlan } from './call-plan.js';
 import type { OperationRequest } from './operation-request.js';
 import { isTenantId } from './tenant-id.js';
 
@@ -24,13 +23,9 @@ export function correlationIdOf(headers: InvocationOptions['headers']): string {
 
 export function createInvocationContext(
   request: OperationRequest,
-  operation: OperationDefinition,
-  options: InvocationOptions,
-  correlationId: string,
-  abort: CallAbort,
-  deadline: Date | undefined,
-  locale: string,
+  call: CallPlan,
 ): InvocationContext {
+  const { options, serializer, abort } = call;
   const tenant = single(options.headers['x-tenant-id']);
   if (tenant !== undefined && !isTenantId(tenant)) {
     throw OperationException.invalid([
@@ -40,17 +35,18 @@ export function createInvocationContext(
   return Object.freeze({
     carrier: options.carrier,
     target: options.target,
-    operation,
+    operation: call.operation,
     get principal() {
       return request.user;
     },
     tenant,
-    correlationId,
-    locale,
-    deadline,
+    correlationId: call.correlationId,
+    locale: call.locale,
+    deadline: call.deadline,
     get signal() {
       return abort.signal;
     },
+    serializeResult: (value: unknown) => serializer.serialize(value),
   });
 }
 

@@ -1,5 +1,6 @@
 import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
 import type { Carrier } from '../interfaces/operation-options.interface.js';
+import type { SerializedResult } from './output-contract.js';
 
 /**
  * Everything known about one call of an operation. Handlers receive it as
@@ -30,4 +31,13 @@ export interface InvocationContext {
   readonly deadline: Date | undefined;
   /** Aborted when the call times out. */
   readonly signal: AbortSignal;
+  /**
+   * `value` serialised now as the carrier will send it, under the
+   * operation's output contract, which throws when the result breaks it
+   * (the call then fails with `INTERNAL_ERROR_001`). For an interceptor
+   * that must see that failure before the call ends, e.g. a transaction
+   * interceptor before it commits: when the call then returns this very
+   * `value`, the carrier sends this serialisation, made once.
+   */
+  serializeResult(value: unknown): SerializedResult;
 }

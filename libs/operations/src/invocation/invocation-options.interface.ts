@@ -1,9 +1,10 @@
 import type { OperationFailure } from '../errors/operation-failure.js';
-import type { InputLimits } from './input-limits.js';
 import type { Carrier } from '../interfaces/operation-options.interface.js';
 
 /**
- * How a carrier asks for one call of an operation.
+ * How a carrier asks for one call of an operation. Everything else a call
+ * needs (the deadline where the carrier sets none, the input limits) comes
+ * from the app's `InvocationDefaults`, the same for every carrier.
  *
  * @publicApi
  */
@@ -17,22 +18,38 @@ export interface InvocationOptions {
   /** The operation's input, as parsed JSON. */
   readonly input: unknown;
   /**
-   * The caller's language preference: an `Accept-Language` value or one tag
-   * (a `--locale` option). Default: the `accept-language` header. The call
-   * runs in the application language that serves it best.
+   * The caller's language preference given apart from the headers (a
+   * `--locale` option): an `Accept-Language` value or one tag. Default: the
+   * whole `accept-language` header. The call (its context and its failure
+   * text) runs in the one application language that serves it best.
    */
   readonly locale?: string;
-  /** Per-call limit in milliseconds. */
+  /**
+   * The carrier's own per-call limit in milliseconds (a `--timeout`
+   * option). Default: the `timeout` of the app's `InvocationDefaults`
+   * (`McpModule`'s `timeout`), else none.
+   */
   readonly timeout?: number;
-  /** How much input the call may carry. Default: `INPUT_LIMITS`. */
-  readonly inputLimits?: InputLimits;
 }
 
 /**
- * The outcome of one call: the serialised result, or why it failed.
+ * The outcome of one call, as every carrier sends it: the result as a JSON
+ * value and as its JSON text, written once (`json`, which a carrier sends as
+ * it is), or the failure and its text `<CODE>: <message>` in the call's
+ * language (`text`).
  *
  * @publicApi
  */
 export type InvocationResult =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly failure: OperationFailure };
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      /** `value` as JSON text, written when the result was serialised. */
+      readonly json: string;
+    }
+  | {
+      readonly ok: false;
+      readonly failure: OperationFailure;
+      /** `<CODE>: <message>`, in the language the call ran in. */
+      readonly text: string;
+    };

@@ -5,7 +5,11 @@ import { OutputContractError } from './output-contract.error.js';
 import { compileSchemaCheck } from './output-schema.check.js';
 import { compileOutputShape } from './output-shaper.js';
 
-/** A result as a carrier sends it: the JSON value, and its JSON text. */
+/**
+ * A result as a carrier sends it: the JSON value, and its JSON text.
+ *
+ * @publicApi
+ */
 export interface SerializedResult {
   readonly value: unknown;
   /** `value` as JSON text, written once: carriers send it as it is. */
@@ -16,32 +20,6 @@ export interface SerializedResult {
 export type ResultSerializer = (value: unknown) => SerializedResult;
 
 const serializers = new WeakMap<OperationDefinition, ResultSerializer>();
-/** The JSON text of each object result, as its serializer wrote it. */
-const texts = new WeakMap<object, string>();
-
-/**
- * The JSON text of a value an operation call returned (an
- * `InvocationResult`'s `value`): the text written when the result was
- * serialised, so a carrier sends it without serialising it again.
- *
- * @publicApi
- */
-export function resultJson(value: unknown): string {
-  return (
-    (typeof value === 'object' && value !== null
-      ? texts.get(value)
-      : undefined) ??
-    JSON.stringify(value) ??
-    'null'
-  );
-}
-
-function serialized(value: unknown, json: string): SerializedResult {
-  if (typeof value === 'object' && value !== null) {
-    texts.set(value, json);
-  }
-  return { value, json };
-}
 
 /**
  * The result serializer of an operation, compiled on first use (at
@@ -84,7 +62,7 @@ function serializeWithClassTransformer(value: unknown): SerializedResult {
     return NULL_RESULT;
   }
   const plain = toPlain(value);
-  return serialized(plain, JSON.stringify(plain) ?? 'null');
+  return { value: plain, json: JSON.stringify(plain) ?? 'null' };
 }
 
 /**
@@ -165,6 +143,6 @@ function outputContract(
     if (problem !== undefined) {
       throw fail(problem);
     }
-    return serialized(result, json ?? 'null');
+    return { value: result, json: json ?? 'null' };
   };
 }

@@ -1,5 +1,4 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
 import type { Carrier } from '../interfaces/operation-options.interface.js';
 import type { InvocationResult } from '../invocation/invocation-options.interface.js';
 import { OperationInvoker } from '../operation.invoker.js';
@@ -18,7 +17,7 @@ export interface OperationTestOptions {
   readonly carrier?: Carrier;
   /** Recorded as the call's source (`InvocationContext.target`). Default: the operation id. */
   readonly target?: string;
-  /** Per-call limit in milliseconds. Default: none. */
+  /** Per-call limit in milliseconds. Default: the app's (McpModule's `timeout`), else none. */
   readonly timeout?: number;
 }
 
@@ -66,26 +65,21 @@ export class OperationTestClient {
 
   /**
    * Runs `operationId` once with `input` (parsed JSON, as a carrier passes
-   * it). Throws only when the operation does not exist or is not exposed on
-   * the carrier; every failure of the call itself is a result with `ok: false`.
+   * it), through `OperationInvoker.invoke` as every carrier does: the app's
+   * `InvocationDefaults` (McpModule's `timeout` and `inputLimits`) apply,
+   * and the result is `{ ok: true, value, json }` or
+   * `{ ok: false, failure, text }`. Rejects with `OperationRefusedError`
+   * only when the operation does not exist or is not exposed on the
+   * carrier; every failure of the call itself is a result with `ok: false`.
    */
   async invoke(
     operationId: string,
     input: unknown = {},
     options: OperationTestOptions = {},
   ): Promise<InvocationResult> {
-    const carrier = options.carrier ?? this.defaults.carrier ?? 'mcp';
-    const operation = this.definition(operationId);
-    if (!operation) {
-      throw new Error(`Unknown operation '${operationId}'.`);
-    }
-    if (!operation.expose.includes(carrier)) {
-      throw new Error(
-        `Operation '${operationId}' is not exposed on the '${carrier}' carrier.`,
-      );
-    }
+    this.assertInitialised();
     return this.provider(OperationInvoker).invoke(operationId, {
-      carrier,
+      carrier: options.carrier ?? this.defaults.carrier ?? 'mcp',
       target: options.target ?? this.defaults.target ?? operationId,
       headers: carrierHeaders(this.defaults.headers, options.headers),
       input,
@@ -93,10 +87,10 @@ export class OperationTestClient {
     });
   }
 
-  private definition(operationId: string): OperationDefinition | undefined {
+  private assertInitialised(): void {
     const registry = this.provider(OperationRegistry);
     try {
-      return registry.get(operationId);
+      registry.list();
     } catch {
       throw new Error(
         'The application is not initialised: call init() on it (or on the TestingModule) before calling operations.',

@@ -1,0 +1,61 @@
+import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import { CallAbort } from './call-abort.js';
+import { CallSerializer } from './call-serializer.js';
+import type { InvocationDefaults } from './invocation-defaults.js';
+import type { InvocationOptions } from './invocation-options.interface.js';
+import { correlationIdOf } from './invocation-context.factory.js';
+
+/** What the invoker decides about one call, once, before it runs. */
+export interface CallPlan {
+  readonly operation: OperationDefinition;
+  readonly options: InvocationOptions;
+  /** The carrier's headers, with the call's language when it was given apart. */
+  readonly headers: InvocationOptions['headers'];
+  readonly correlationId: string;
+  readonly locale: string;
+  /** Milliseconds; undefined: no limit. */
+  readonly timeout: number | undefined;
+  readonly deadline: Date | undefined;
+  readonly abort: CallAbort;
+  readonly serializer: CallSerializer;
+}
+
+/**
+ * The plan of one call: the carrier's timeout, else the app's; the
+ * caller's correlation id, else a new one; `locale`, the language already
+ * negotiated for it.
+ */
+export function planCall(
+  operation: OperationDefinition,
+  options: InvocationOptions,
+  defaults: InvocationDefaults,
+  locale: string,
+): CallPlan {
+  const timeout = options.timeout ?? defaults.timeout;
+  return {
+    operation,
+    options,
+    headers: headersOf(options, locale),
+    correlationId: correlationIdOf(options.headers),
+    locale,
+    timeout,
+    deadline:
+      timeout !== undefined ? new Date(Date.now() + timeout) : undefined,
+    abort: new CallAbort(),
+    serializer: new CallSerializer(operation),
+  };
+}
+
+/**
+ * The call's headers. A language given apart from them (a `--locale`) is
+ * also its `Accept-Language`, so that the app's own language resolvers
+ * (nestjs-i18n's `I18nContext` in handlers) see the call's one language.
+ */
+function headersOf(
+  options: InvocationOptions,
+  locale: string,
+): InvocationOptions['headers'] {
+  return options.locale !== undefined
+    ? { ...options.headers, 'accept-language': locale }
+    : options.headers;
+}
