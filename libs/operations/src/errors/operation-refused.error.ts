@@ -19,11 +19,15 @@ export type OperationRefusal = 'unknown' | 'not-exposed';
  * @publicApi
  */
 export class OperationRefusedError extends Error {
+  /** `'OperationRefusedError'`. */
   override readonly name = 'OperationRefusedError';
 
   constructor(
+    /** The operation that was asked for. */
     readonly operationId: string,
+    /** The carrier it was asked on. */
     readonly carrier: Carrier,
+    /** Why it is refused there. */
     readonly reason: OperationRefusal,
     internal = false,
   ) {

@@ -11,6 +11,7 @@ import { compileOutputShape } from './output-shaper.js';
  * @publicApi
  */
 export interface SerializedResult {
+  /** The result as a JSON value (class instances made plain). */
   readonly value: unknown;
   /** `value` as JSON text, written once: carriers send it as it is. */
   readonly json: string;
