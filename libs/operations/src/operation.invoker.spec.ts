@@ -166,7 +166,7 @@ async function boot(
     ],
     providers: [
       ProbeOperations,
-      ...(defaults
+      ...(defaults !== undefined
         ? [{ provide: INVOCATION_DEFAULTS, useValue: defaults }]
         : []),
       ...providers,
@@ -177,7 +177,12 @@ async function boot(
     imports: [ProbeModule],
   }).compile();
   moduleRef.useLogger(false);
-  await moduleRef.init();
+  try {
+    await moduleRef.init();
+  } catch (error) {
+    await moduleRef.close();
+    throw error;
+  }
   return moduleRef;
 }
 
@@ -461,5 +466,28 @@ describe("OperationInvoker.invoke with the app's InvocationDefaults", () => {
     expect(early.texts).toEqual(['{"note":"abc"}']);
     expect(result).toMatchObject({ ok: true, json: early.texts[0] });
     expect(writes).toHaveLength(1);
+  });
+});
+
+describe('InvocationDefaults no call could run with', () => {
+  it.each([
+    [{ timeout: 0 }, 'timeout must be a positive number of milliseconds'],
+    [
+      { timeout: Infinity },
+      'timeout must be a positive number of milliseconds',
+    ],
+    [
+      { inputLimits: { ...INPUT_LIMITS, maxDepth: 0 } },
+      'inputLimits.maxDepth must be a positive integer',
+    ],
+    [
+      { inputLimits: { maxItems: 5 } },
+      'inputLimits.maxDepth must be a positive integer; inputLimits.maxProperties must be a positive integer; inputLimits.maxUnknownProperties must be a positive integer; inputLimits.maxStringLength must be a positive integer',
+    ],
+    [null, 'they must be an object ({ timeout?, inputLimits? })'],
+  ])('stop the app at startup: %o', async (defaults, problem) => {
+    await expect(
+      boot(defaults as unknown as InvocationDefaults),
+    ).rejects.toThrow(`Invalid INVOCATION_DEFAULTS: ${problem}.`);
   });
 });

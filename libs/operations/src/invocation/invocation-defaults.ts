@@ -1,5 +1,5 @@
 import type { ModuleRef } from '@nestjs/core';
-import type { InputLimits } from './input-limits.js';
+import { INPUT_LIMITS, type InputLimits } from './input-limits.js';
 
 /**
  * What applies to every call of the app, whatever its carrier: MCP over
@@ -13,7 +13,7 @@ import type { InputLimits } from './input-limits.js';
 export interface InvocationDefaults {
   /** Per-call limit in milliseconds where the carrier sets none. Default: none. */
   readonly timeout?: number;
-  /** How much input a call may carry. Default: `INPUT_LIMITS`. */
+  /** How much input a call may carry, every limit given. Default: `INPUT_LIMITS`. */
   readonly inputLimits?: InputLimits;
 }
 
@@ -25,15 +25,45 @@ export interface InvocationDefaults {
  */
 export const INVOCATION_DEFAULTS = Symbol('nestops:invocation-defaults');
 
-/** The app's `InvocationDefaults`, wherever a module provides them; else none. */
+/**
+ * The app's `InvocationDefaults`, wherever a module provides them; else
+ * none. Throws, naming each problem, for defaults no call could run with.
+ */
 export function findInvocationDefaults(
   moduleRef: ModuleRef,
 ): InvocationDefaults {
+  let found: unknown;
   try {
-    return moduleRef.get<InvocationDefaults>(INVOCATION_DEFAULTS, {
-      strict: false,
-    });
+    found = moduleRef.get(INVOCATION_DEFAULTS, { strict: false });
   } catch {
     return {};
   }
+  const problems = problemsOf(found);
+  if (problems.length > 0) {
+    throw new Error(`Invalid INVOCATION_DEFAULTS: ${problems.join('; ')}.`);
+  }
+  return found as InvocationDefaults;
+}
+
+function problemsOf(defaults: unknown): string[] {
+  if (typeof defaults !== 'object' || defaults === null) {
+    return ['they must be an object ({ timeout?, inputLimits? })'];
+  }
+  const { timeout, inputLimits } = defaults as Record<string, unknown>;
+  const problems: string[] = [];
+  if (
+    timeout !== undefined &&
+    !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))
+  ) {
+    problems.push('timeout must be a positive number of milliseconds');
+  }
+  if (inputLimits !== undefined) {
+    for (const key of Object.keys(INPUT_LIMITS)) {
+      const limit = (inputLimits as Record<string, unknown> | null)?.[key];
+      if (!Number.isSafeInteger(limit) || (limit as number) < 1) {
+        problems.push(`inputLimits.${key} must be a positive integer`);
+      }
+    }
+  }
+  return problems;
 }
