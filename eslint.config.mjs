@@ -13,8 +13,9 @@ export default tseslint.config(
       'coverage/',
       'reports/',
       '.stryker-tmp/',
-      // Compiled and linted by tsc inside the consumer test's app.
+      // Compiled by tsc inside the consumer test's apps (made by `nest new`).
       'scripts/consumer/*.ts',
+      'examples/quick-start/src/',
     ],
   },
   eslint.configs.recommended,

@@ -7,6 +7,8 @@ export default defineConfig({
     globals: true,
     include: ['libs/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    // The default output, then a line naming the PostgreSQL tests skipped.
+    reporters: ['default', './test/support/skipped-databases.reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // The libraries are tested as apps load them: built, through their

@@ -1,32 +1,49 @@
 #!/usr/bin/env bash
-# Consumer test: proves that a Nest app outside this repository can install
-# @nestops/operations and @nestops/mcp from their tarballs, compile against
-# them (strict) and serve MCP tools with them.
+# Consumer test: proves that the apps `nest new` makes today can take the
+# packed libraries as the README's Install and Quick start say, and that the
+# packages are well formed.
 #
-# Both packages are packed once (`prepack` builds them). Then, for each variant
-# of the matrix, a throw-away app is made in a fresh temp dir from
-# examples/quick-start/src, installed with npm, compiled with its own tsc,
-# checked for a single copy of Nest and of @nestops/operations, started on a
-# free port and exercised by scripts/consumer/client.mjs (an MCP SDK client);
-# scripts/consumer/kit-check.ts, compiled with the app, runs the `testing`
-# entry points of both packages in-process.
+# 1. Each package is packed once (`prepack` builds it) and checked with
+#    @arethetypeswrong/cli (`attw --pack`) and `publint --strict`: both must
+#    report nothing.
+# 2. For each variant, a throw-away app is made by the pinned @nestjs/cli
+#    (`nest new --skip-git --skip-install`), with its own tsconfig, package.json
+#    and test runner unchanged. The quick start (examples/quick-start/src) is
+#    added as the README says (Nest 11's CommonJS starter: relative imports
+#    without `.js`), and the README's Install line is run with the tarballs
+#    (no nestjs-i18n), and then:
+#    - exactly one copy of Nest and of @nestops/operations is installed, and
+#      nestjs-i18n is not installed at all;
+#    - `npm run build` (nest build) writes dist/main.js;
+#    - `tsc --noEmit --skipLibCheck false` passes with the starter's tsconfig,
+#      on the starter's TypeScript and on each further supported TypeScript,
+#      with the starter's `module` setting and (ESM starter) with `node16`;
+#    - the starter's own `npm test` runs scripts/consumer/kit.spec.ts (both
+#      testing kits) beside its own spec;
+#    - the built app is started from / on a free port and
+#      scripts/consumer/client.mjs (the official MCP SDK client) checks its
+#      serverInfo (the app's package.json), lists the tools with their
+#      descriptions, calls one and gets the denials;
+#    - the command line (src/cli.ts): an anonymous `invoke` is refused by the
+#      guard of the shared setup, alice's goes through, and the stdio host
+#      started from / names itself.
 #
-# Uses the node and npm on PATH. Environment:
-#   CONSUMER_MATRIX  space-separated `<nest range>:<typescript range>` pairs;
-#                    default: the newest Nest 12 with TypeScript 6, the
-#                    newest Nest 11 with TypeScript 5, and the oldest Nest the
-#                    packages accept (11.1.4) with TypeScript 5.7
-#   CONSUMER_PACKS   a directory with nestops-operations-*.tgz and
-#                    nestops-mcp-*.tgz to test instead of packing (e.g. the
-#                    tarballs about to be published)
-# The tsconfig is examples/quick-start/tsconfig.json, or
-# scripts/consumer/tsconfig.nest<major>.json when that exists (Nest 11: what
-# `nest new --strict` of @nestjs/schematics 11 generates).
+# Uses the node and npm on PATH (CI: Node 24). Environment:
+#   CONSUMER_VARIANTS  space-separated variant names (default: all of them):
+#                      nest12  Nest 12 ESM starter (@nestjs/cli 12.0.8), TS 6 and 5.8
+#                      nest11  Nest 11 CommonJS starter (@nestjs/cli 11.0.24), TS 5.9 and 5.8
+#                      nest11.1.4  the same starter on the oldest Nest the packages accept
+#   CONSUMER_PACKS     a directory with the nestops-*.tgz to test instead of
+#                      packing (e.g. the tarballs about to be published)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 EXAMPLE="$ROOT/examples/quick-start"
-MATRIX="${CONSUMER_MATRIX:-12:~6.0 11:5 11.1.4:~5.7.0}"
+VARIANTS="${CONSUMER_VARIANTS:-nest12 nest11 nest11.1.4}"
+NEST12_CLI="@nestjs/cli@12.0.8"
+NEST11_CLI="@nestjs/cli@11.0.24"
+# TypeScript versions checked beside the starter's own (the oldest supported).
+EXTRA_TYPESCRIPT="5.8"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/nestops-consumer.XXXXXX")"
 APP_PID=''
@@ -39,6 +56,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+LABEL='pack'
 fail() {
   echo "consumer $LABEL: FAILED: $*" >&2
   exit 1
@@ -58,12 +76,11 @@ assert_single_copy() {
   fi
 }
 
-LABEL='pack'
 PACKS="${CONSUMER_PACKS:-}"
 if [[ -z "$PACKS" ]]; then
   PACKS="$WORK/packs"
   mkdir -p "$PACKS"
-  (cd "$ROOT" && npm pack -w libs/operations -w libs/mcp \
+  (cd "$ROOT" && npm pack -w libs/operations -w libs/mcp -w libs/typeorm \
     --pack-destination "$PACKS" --silent >/dev/null) ||
     fail 'npm pack failed'
 fi
@@ -77,73 +94,99 @@ tarball() {
 OPERATIONS_TGZ="$(tarball operations)"
 MCP_TGZ="$(tarball mcp)"
 
-for variant in $MATRIX; do
-  NEST="${variant%%:*}"
-  TS="${variant#*:}"
-  LABEL="nest@$NEST typescript@$TS node $(node -v)"
+# The published shape: types and module format of every entry point for
+# node10, node16 (from CommonJS and from ESM) and bundlers, and the manifest.
+for package in operations mcp typeorm; do
+  LABEL="attw/publint @nestops/$package"
+  tgz="$(tarball "$package")"
+  (cd "$ROOT" && npx --no -- attw "$tgz" --format ascii) >"$WORK/attw.log" 2>&1 ||
+    { cat "$WORK/attw.log" >&2; fail 'attw reports problems'; }
+  (cd "$ROOT" && npx --no -- publint run "$tgz" --strict) >"$WORK/publint.log" 2>&1 ||
+    { cat "$WORK/publint.log" >&2; fail 'publint reports problems'; }
+  grep -q 'All good!' "$WORK/publint.log" ||
+    { cat "$WORK/publint.log" >&2; fail 'publint reports something'; }
+  echo "consumer $LABEL: OK"
+done
+
+for variant in $VARIANTS; do
   started=$SECONDS
-  APP="$(mktemp -d "$WORK/app.XXXXXX")"
-  cd "$APP"
+  case "$variant" in
+    nest12) CLI="$NEST12_CLI" NEST_PIN='' ESM=1 ;;
+    nest11) CLI="$NEST11_CLI" NEST_PIN='' ESM=0 ;;
+    nest11.1.4) CLI="$NEST11_CLI" NEST_PIN='11.1.4' ESM=0 ;;
+    *) LABEL="$variant" fail 'unknown variant' ;;
+  esac
+  LABEL="$variant ($CLI)"
+  cd "$WORK"
+  rm -rf app
+  npx -y "$CLI" new app --skip-git --skip-install --package-manager npm \
+    >nest-new.log 2>&1 || { cat nest-new.log >&2; fail 'nest new failed'; }
+  cd app
 
-  TSCONFIG="$ROOT/scripts/consumer/tsconfig.nest${NEST%%.*}.json"
-  [[ -f "$TSCONFIG" ]] || TSCONFIG="$EXAMPLE/tsconfig.json"
-  cp -R "$EXAMPLE/src" src
-  cp "$TSCONFIG" tsconfig.json
+  # The quick start, as the README says: its files over the starter's
+  # app.module.ts and main.ts; Nest 11's CommonJS starter imports without `.js`.
+  cp -R "$EXAMPLE/src/." src/
+  cp "$ROOT/scripts/consumer/kit.spec.ts" src/kit.spec.ts
   cp "$ROOT/scripts/consumer/client.mjs" client.mjs
-  cp "$ROOT/scripts/consumer/kit-check.ts" src/kit-check.ts
-  cat >package.json <<EOF
-{
-  "name": "nestops-consumer",
-  "private": true,
-  "dependencies": {
-    "@nestjs/common": "$NEST",
-    "@nestjs/core": "$NEST",
-    "@nestjs/platform-express": "$NEST",
-    "@nestjs/testing": "$NEST",
-    "@nestops/mcp": "file:$MCP_TGZ",
-    "@nestops/operations": "file:$OPERATIONS_TGZ",
-    "class-transformer": "^0.5.1",
-    "class-validator": "^0.15.0",
-    "reflect-metadata": "^0.2.2",
-    "rxjs": "^7.8.1"
-  },
-  "devDependencies": {
-    "@modelcontextprotocol/sdk": "^1",
-    "@types/express": "^5",
-    "@types/node": "^22",
-    "typescript": "$TS"
+  if [[ "$ESM" == 0 ]]; then
+    find src -name '*.ts' -exec sed -i -E "s#(from '\.{1,2}/[^']*)\.js'#\1'#" {} +
+  fi
+  # The pins of the oldest-Nest variant and the SDK client for client.mjs, then
+  # the README's Install line.
+  node - "$NEST_PIN" <<'EOF'
+const fs = require('node:fs');
+const [pin] = process.argv.slice(2);
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+pkg.devDependencies['@modelcontextprotocol/sdk'] = '^1';
+if (pin) {
+  for (const name of ['@nestjs/common', '@nestjs/core', '@nestjs/platform-express']) {
+    pkg.dependencies[name] = pin;
   }
+  pkg.devDependencies['@nestjs/testing'] = pin;
 }
+fs.writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 EOF
-
-  npm install --no-audit --no-fund --loglevel=error >npm-install.log 2>&1 ||
+  npm i --no-audit --no-fund --loglevel=error \
+    "$OPERATIONS_TGZ" "$MCP_TGZ" class-validator class-transformer >npm-install.log 2>&1 ||
     { cat npm-install.log >&2; fail 'npm install failed'; }
-  LABEL="nest@$(installed_version @nestjs/core)"
-  LABEL+=" typescript@$(installed_version typescript) node $(node -v)"
+  TS_VERSION="$(installed_version typescript)"
+  LABEL="$variant: nest@$(installed_version @nestjs/core) typescript@$TS_VERSION node $(node -v)"
 
   for package in @nestjs/core @nestjs/common @nestops/operations; do
     assert_single_copy "$package"
   done
-  npm ls --all >/dev/null 2>npm-ls.log ||
-    { cat npm-ls.log >&2; fail 'npm ls finds an invalid tree'; }
+  [[ ! -e node_modules/nestjs-i18n ]] || fail 'nestjs-i18n was installed'
 
-  npx --no -- tsc -p tsconfig.json || fail 'tsc failed'
-  [[ -f dist/main.js ]] || fail 'tsc wrote no dist/main.js'
-  # The starters skip declaration files; check them with this TypeScript too.
-  npx --no -- tsc -p tsconfig.json --noEmit --skipLibCheck false ||
-    fail 'tsc with --skipLibCheck false failed'
-  # Apps still on the older `node10` resolution (Nest 10 starters) find the
-  # `testing` entry point through `typesVersions`; TypeScript 6 deprecates it.
-  if [[ "$(installed_version typescript)" == 5.* ]]; then
-    npx --no -- tsc -p tsconfig.json --noEmit --module commonjs \
-      --moduleResolution node10 --resolvePackageJsonExports false || fail 'tsc with node10 resolution failed'
-  fi
+  npm run build >build.log 2>&1 || { cat build.log >&2; fail 'npm run build failed'; }
+  [[ -f dist/main.js ]] || fail 'nest build wrote no dist/main.js'
 
-  node dist/kit-check.js || fail 'the testing entry points failed'
+  # Declarations checked too (`skipLibCheck` false), on each TypeScript.
+  checks=("$TS_VERSION:")
+  [[ "$ESM" == 1 ]] && checks+=("$TS_VERSION:--module node16 --moduleResolution node16")
+  checks+=("$EXTRA_TYPESCRIPT:")
+  [[ "$ESM" == 1 ]] && checks+=("$EXTRA_TYPESCRIPT:--module node16 --moduleResolution node16")
+  for check in "${checks[@]}"; do
+    ts="${check%%:*}"
+    flags="${check#*:}"
+    if [[ "$ts" == "$TS_VERSION" ]]; then
+      tsc=(npx --no -- tsc)
+    else
+      tsc=(npx -y -p "typescript@$ts" -- tsc)
+    fi
+    # shellcheck disable=SC2086
+    "${tsc[@]}" -p tsconfig.json --noEmit --skipLibCheck false $flags ||
+      fail "tsc $ts $flags with --skipLibCheck false failed"
+    shown="${flags:-with the module setting of the starter}"
+    echo "consumer $LABEL: tsc $("${tsc[@]}" -v | cut -d' ' -f2) $shown --skipLibCheck false: OK"
+  done
+
+  npm test >npm-test.log 2>&1 || { cat npm-test.log >&2; fail "the starter's npm test failed"; }
+  grep -Eq 'kit\.spec' npm-test.log || { cat npm-test.log >&2; fail 'npm test did not run kit.spec.ts'; }
 
   PORT="$(node -e "const s = require('node:net').createServer();
     s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });")"
-  PORT="$PORT" node dist/main.js >app.log 2>&1 &
+  # Started from / : the app's name must come from the app, not the folder.
+  (cd / && PORT="$PORT" exec node "$OLDPWD/dist/main.js") >app.log 2>&1 &
   APP_PID=$!
   if ! node client.mjs "http://127.0.0.1:$PORT" "$APP_PID"; then
     echo "--- app output:" >&2
@@ -153,8 +196,30 @@ EOF
   kill "$APP_PID" 2>/dev/null || true
   wait "$APP_PID" 2>/dev/null || true
   APP_PID=''
+  # The command line: the guard of setupApp judges `invoke` as it judges HTTP,
+  # and the stdio host, started from another folder, has runCli's name and
+  # the version of the app's package.json.
+  set +e
+  node dist/cli.js invoke notes.list >cli.out 2>cli.err
+  code=$?
+  set -e
+  [[ "$code" == 1 ]] && grep -q '^SECURITY_DENIED_003: ' cli.err ||
+    { cat cli.out cli.err >&2; fail "an anonymous invoke was not refused (exit $code)"; }
+  node dist/cli.js invoke notes.create '{"text":"From the shell"}' \
+    --authorization 'Bearer alice-token' >cli.out 2>cli.err ||
+    { cat cli.out cli.err >&2; fail "alice's invoke failed"; }
+  grep -q '"author": "alice"' cli.out || { cat cli.out >&2; fail "alice's invoke printed no note"; }
+  APP_DIR="$PWD"
+  initialize='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"consumer","version":"1"}}}'
+  answer="$(cd / && echo "$initialize" | node "$APP_DIR/dist/cli.js" mcp 2>/dev/null)"
+  grep -q '"serverInfo":{"name":"notes","version":"0.0.1"}' <<<"$answer" ||
+    fail "the stdio host started from / did not name the app: $answer"
 
-  cd "$WORK"
-  rm -rf "$APP"
+  # Every tool has its @Operation description: no startup warning.
+  if grep -q 'without a description' app.log; then
+    cat app.log >&2
+    fail 'the app warned of tools without a description'
+  fi
+
   echo "consumer $LABEL: OK ($((SECONDS - started)) s)"
 done

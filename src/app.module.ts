@@ -13,9 +13,10 @@ import { OrdersModule } from './orders/orders.module';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({ useFactory: () => databaseOptions() }),
-    // The app's message catalogue: tool titles and descriptions
-    // (`src/i18n/<language>/orders.json`) and, through it, the caller's
-    // language for every failure text.
+    // The app's message catalogue: the Chinese tool titles and descriptions
+    // (`src/i18n/zh-CN/orders.json`; the English ones are the operations'
+    // own), property descriptions (`src/i18n/zh-CN/dto.json`) and, through
+    // it, the caller's language for every failure text.
     I18nModule.forRoot({
       fallbackLanguage: 'en-US',
       loaderOptions: { path: join(__dirname, 'i18n'), watch: false },

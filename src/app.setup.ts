@@ -1,17 +1,13 @@
-import { ValidationPipe } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ShutdownGate } from './shutdown/shutdown-gate';
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
 
 /**
- * What `main.ts` applies to the app; the end-to-end tests apply the same.
- * Requests are refused once `gate` closes (`main.ts` closes it on the
- * shutdown signals); on a signal the process exits 0 once closed.
+ * What every carrier of the app applies: `main.ts` before it listens, the
+ * command line (`runCli`'s `setup`, `src/cli.ts`) and the end-to-end tests.
+ * What only the HTTP server needs (the shutdown gate, the shutdown hooks)
+ * is in `main.ts`: a command-line run has no HTTP requests to refuse, and
+ * closes the app itself once its command is done.
  */
-export function setupApp(
-  app: NestExpressApplication,
-  gate: ShutdownGate = new ShutdownGate(),
-): NestExpressApplication {
-  app.use(gate.middleware);
+export function setupApp<A extends INestApplication>(app: A): A {
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,
@@ -19,6 +15,5 @@ export function setupApp(
       transform: true,
     }),
   );
-  app.enableShutdownHooks([], { useProcessExit: true });
   return app;
 }

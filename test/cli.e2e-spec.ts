@@ -6,6 +6,11 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  childEnv as cliEnv,
+  type Finished,
+  finished,
+} from './support/cli-process';
 import { callTool, CLIENT_INFO } from './support/mcp-clients';
 import { CLI } from './support/sample-process';
 
@@ -28,22 +33,9 @@ function sqliteEnv(): Record<string, string> {
   };
 }
 
-/** The environment of a spawned CLI: this one's, without inherited credentials. */
+/** The environment of a spawned CLI, with a database of its own. */
 function childEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] =>
-        entry[1] !== undefined && entry[0] !== 'MCP_AUTHORIZATION',
-    ),
-  );
-  delete env.DATABASE_URL;
-  return { ...env, ...sqliteEnv(), ...extra };
-}
-
-interface Finished {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
+  return cliEnv({ ...sqliteEnv(), ...extra });
 }
 
 /** Runs the sample's CLI to the end with `args` (stdin closed). */
@@ -56,22 +48,6 @@ function runCli(
   });
   child.stdin.end();
   return finished(child);
-}
-
-function finished(child: ChildProcessWithoutNullStreams): Promise<Finished> {
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-  return new Promise((resolve) =>
-    child.once('close', (code) =>
-      resolve({
-        code,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-      }),
-    ),
-  );
 }
 
 /** A raw `mcp` session: lines in, parsed answers out, in the order they come. */

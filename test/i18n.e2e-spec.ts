@@ -1,6 +1,5 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { LoggerService } from '@nestjs/common';
 import { OperationInvoker } from '@nestops/operations';
 import { I18nService } from 'nestjs-i18n';
 import {
@@ -21,6 +20,7 @@ import {
   type Caller,
 } from './support/mcp-clients';
 import { listen, startSampleApp, type RunningApp } from './support/sample-app';
+import { WarningLog } from './support/warning-log';
 
 /**
  * The message catalogue over real HTTP: tool titles and descriptions and
@@ -37,18 +37,6 @@ interface ListedTool {
 interface CallResult {
   readonly content: ReadonlyArray<{ readonly text: string }>;
   readonly isError?: boolean;
-}
-
-/** Warnings the app logs, kept for the startup-warning checks. */
-class WarningLog implements LoggerService {
-  readonly warnings: string[] = [];
-  log(): void {}
-  error(): void {}
-  debug(): void {}
-  verbose(): void {}
-  warn(message: unknown): void {
-    this.warnings.push(String(message));
-  }
 }
 
 async function startFixture(
@@ -237,8 +225,16 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
         { 'accept-language': 'zh-CN' },
       ),
     ).toBe(
-      'VALIDATION_INVALID_001: 输入无效：不允许有属性 extra; amount 不能小于 1; amount 必须是整数',
+      'VALIDATION_INVALID_001: 输入无效：不允许有属性 extra; amount 必须是整数',
     );
+    expect(
+      await callText(
+        running.baseUrl,
+        'glossary_lookup',
+        { name: 'x', note: 'ab' },
+        { 'accept-language': 'zh-CN' },
+      ),
+    ).toBe('VALIDATION_INVALID_001: 输入无效：amount 为必填项; code 为必填项');
   });
 
   it("translates an operation's own keyed failure with its parameters", async () => {

@@ -425,6 +425,19 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
         dataCode: 'PROTOCOLS_VALIDATION_002',
       },
       {
+        name: 'MCP-Protocol-Version 2026-07-28 for a body naming an unknown version (the mismatch first)',
+        message: modernRequest(
+          10,
+          'server/discover',
+          {},
+          {
+            ...MODERN_META,
+            [VERSION_KEY]: 'v999.0.0',
+          },
+        ),
+        ...MISMATCH,
+      },
+      {
         name: 'initialize as a 2026 request',
         message: modernRequest('init', 'initialize', {
           protocolVersion: '2025-11-25',

@@ -186,18 +186,32 @@ function reachableDeclarations(name: string, entry: string): string[] {
 
 describe.each(PACKAGES)('the public types of @nestops/%s', (name) => {
   const pkg = manifest(name);
+  /** Each declaration file reachable from an entry point, with its text. */
+  const declarations = () =>
+    Object.values(pkg.exports).flatMap((target) =>
+      typeof target === 'string'
+        ? []
+        : Object.values(target).flatMap((door) =>
+            reachableDeclarations(name, door.types).map((file) => ({
+              file: `${door.types} > ${file}`,
+              text: readFileSync(join(root, 'libs', name, file), 'utf8'),
+            })),
+          ),
+    );
 
   it('name no Nest internals', () => {
-    for (const target of Object.values(pkg.exports)) {
-      if (typeof target === 'string') {
-        continue;
-      }
-      for (const door of Object.values(target)) {
-        for (const file of reachableDeclarations(name, door.types)) {
-          const text = readFileSync(join(root, 'libs', name, file), 'utf8');
-          expect(text, file).not.toMatch(/nest-internals|@nestjs\/[a-z-]+\//);
-        }
-      }
+    for (const { file, text } of declarations()) {
+      expect(text, file).not.toMatch(/nest-internals|@nestjs\/[a-z-]+\//);
+    }
+  });
+
+  it('import nothing from nestjs-i18n, an optional peer (an app without it type-checks with skipLibCheck false)', () => {
+    const files = declarations();
+
+    expect(files.length).toBeGreaterThan(0);
+    for (const { file, text } of files) {
+      // Any module specifier: `from '…'`, `import('…')`, `/// <reference types="…" />`.
+      expect(text, file).not.toMatch(/(['"])nestjs-i18n(\/[^'"]*)?\1/);
     }
   });
 });

@@ -67,8 +67,17 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
 
 // src/orders/dto/list-orders.dto.ts
 const PAGE_PROPERTIES = {
-  limit: { type: 'integer', minimum: 1, maximum: 100 },
-  cursor: { type: 'string' },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    description: 'Orders per page, 1 to 100; 50 when absent.',
+  },
+  cursor: {
+    type: 'string',
+    description:
+      'The nextCursor of the previous page; leave it out for the first page.',
+  },
 };
 
 // src/orders/dto/order.dto.ts
@@ -100,8 +109,18 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
   // CreateOrderDto
   const create = toolByName(tools, 'orders_create').inputSchema;
   expect(create.properties).toEqual({
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    amount: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'What is ordered, as the order shows it.',
+    },
+    amount: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 2147483647,
+      description: 'How many: a whole number, at least 1.',
+    },
   });
   expect(sorted(create.required)).toEqual(['amount', 'name']);
   expect(create.additionalProperties).toBe(false);
@@ -127,9 +146,23 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
   const search = toolByName(tools, 'orders_search').inputSchema;
   expect(search.properties).toEqual({
     ...PAGE_PROPERTIES,
-    nameContains: { type: 'string', maxLength: 200 },
-    minAmount: { type: 'integer', minimum: 1, maximum: 2147483647 },
-    order: { type: 'string', enum: ['oldest', 'newest'] },
+    nameContains: {
+      type: 'string',
+      maxLength: 200,
+      description:
+        'Only orders whose name contains this text, in any letter case.',
+    },
+    minAmount: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 2147483647,
+      description: 'Only orders of at least this amount.',
+    },
+    order: {
+      type: 'string',
+      enum: ['oldest', 'newest'],
+      description: 'oldest (the default) or newest first.',
+    },
   });
   expect(search).not.toHaveProperty('required');
   expect(search.additionalProperties).toBe(false);
@@ -149,7 +182,11 @@ function expectSampleTools(tools: readonly ListedTool[]): void {
     const output = toolByName(tools, name).outputSchema as Schema;
     expect(output.properties, name).toEqual({
       items: { type: 'array', items: { $ref: '#/$defs/OrderDto' } },
-      nextCursor: { type: 'string' },
+      nextCursor: {
+        type: 'string',
+        description:
+          'Present when more orders follow: pass it as cursor for the next page.',
+      },
     });
     expect(output.required, name).toEqual(['items']);
     const defs = output.$defs as Record<string, Schema>;

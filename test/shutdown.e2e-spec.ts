@@ -10,7 +10,7 @@ import {
 } from './fixtures/shutdown-fixtures';
 import { KeepAliveLoad, type WriteOutcome } from './support/keep-alive-load';
 import { sqliteDriver } from '../src/database/database.options';
-import { DATABASES } from './support/databases';
+import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { withClient } from './support/pg-schema';
 import { envWith, listen, sampleEnv } from './support/sample-app';
 import {
@@ -64,9 +64,7 @@ const databases: Database[] = DATABASES.filter((db) => db.enabled).map(
 describe('npm start under load, then SIGTERM', () => {
   beforeAll(() => ensureSampleBuilt(), 120_000);
 
-  if (!DATABASES[1].enabled) {
-    it.skip('on postgres: needs DATABASE_URL (PostgreSQL)', () => undefined);
-  }
+  skipUnlessEnabled(DATABASES[1]);
 
   it.each(databases)(
     'on %s: refuses new work at once, finishes what is under way, exits 0 within the grace period',

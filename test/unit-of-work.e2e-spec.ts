@@ -3,6 +3,7 @@ import {
   FIXTURE_TIMEOUT_MS,
   OuterRequestMiddleware,
   QueryLog,
+  slowHandlers,
   startNamedDataSourceApp,
   startUnitOfWorkApp,
   type Database,
@@ -41,8 +42,8 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
     await running.dataSource.query('DELETE FROM uow_rows');
   });
 
-  async function labels(): Promise<string[]> {
-    const rows = (await running.dataSource.query(
+  async function labels(app = running): Promise<string[]> {
+    const rows = (await app.dataSource.query(
       'SELECT label FROM uow_rows ORDER BY id',
     )) as { label: string }[];
     return rows.map((row) => row.label);
@@ -116,22 +117,44 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
     expect(await labels()).toEqual([]);
   });
 
-  it('leaves nothing written by a call that times out after writing, and answers isError', async () => {
-    const outcome = await callTool(mcp, 'rows_slow', { label: 'late' });
+  describe(`with a per-call timeout of ${FIXTURE_TIMEOUT_MS / 1000} s`, () => {
+    let timed: RunningFixture;
+    let timedClients: McpClients;
+    let timedMcp: ClientV1;
 
-    expect(outcome).toMatchObject({
-      isError: true,
-      text: `INTERNAL_TIMEOUT_001: The operation did not finish within ${FIXTURE_TIMEOUT_MS / 1000} s.`,
+    beforeAll(async () => {
+      timed = await startUnitOfWorkApp(
+        db.database as Database,
+        FIXTURE_TIMEOUT_MS,
+      );
+      timedClients = new McpClients(timed.baseUrl);
+      timedMcp = await timedClients.v1();
     });
-    // The handler finishes after the answer: still nothing is committed.
-    await new Promise((resolve) => setTimeout(resolve, FIXTURE_TIMEOUT_MS * 2));
-    expect(await labels()).toEqual([]);
-    // The data source is free for the next call.
-    const next = await callTool(mcp, 'rows_write', { label: 'next' });
-    expect(next.isError, next.text).toBe(false);
-    expect(await labels()).toEqual(['next 1', 'next 2']);
+
+    afterAll(async () => {
+      await timedClients?.closeAll();
+      await timed?.close();
+    });
+
+    it('leaves nothing written by a call that times out after writing, and answers isError', async () => {
+      const outcome = await callTool(timedMcp, 'rows_slow', { label: 'late' });
+
+      expect(outcome).toMatchObject({
+        isError: true,
+        text: `INTERNAL_TIMEOUT_001: The operation did not finish within ${FIXTURE_TIMEOUT_MS / 1000} s.`,
+      });
+      // The handler finishes after the answer: still nothing is committed.
+      await Promise.allSettled(slowHandlers);
+      expect(await labels(timed)).toEqual([]);
+      // The data source is free for the next call.
+      const next = await callTool(timedMcp, 'rows_write', { label: 'next' });
+      expect(next.isError, next.text).toBe(false);
+      expect(await labels(timed)).toEqual(['next 1', 'next 2']);
+    });
   });
 
+  // No call of these can reach the app's timeout (UNREACHED_TIMEOUT_MS): on
+  // SQLite the 100 wait for each other in one queue, however slowly.
   it('keeps concurrent calls apart: of 100 at once, the 50 that fail leave nothing and the 50 that succeed keep both rows', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>

@@ -3,6 +3,7 @@
 // `node client.mjs <base-url> <app-pid>`. Waits until the app answers, then
 // checks the quick start's tools through @modelcontextprotocol/sdk.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -82,6 +83,16 @@ const alice = await connect(READ_WRITE);
 const bob = await connect(READ_ONLY);
 const anonymous = await connect(undefined);
 try {
+  // serverInfo is the app's own package.json, found from the app, not the
+  // working directory.
+  const app = JSON.parse(
+    readFileSync(new URL('./package.json', import.meta.url)),
+  );
+  assert.deepEqual(alice.getServerVersion(), {
+    name: app.name,
+    version: app.version,
+  });
+
   const { tools } = await alice.listTools();
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   assert.deepEqual([...byName.keys()].sort(), ['notes_create', 'notes_list']);
@@ -93,10 +104,22 @@ try {
     type: 'string',
     minLength: 1,
     maxLength: 500,
+    description: 'The text of the note, up to 500 characters.',
   });
+  // The texts come from @Operation and @JSONSchema: the app has no nestjs-i18n.
+  assert.equal(create.title, 'Add a note');
+  assert.equal(
+    create.description,
+    'Adds a note to the shared notebook and returns it.',
+  );
   assert.equal(create.outputSchema?.type, 'object');
   assert.equal(create.annotations?.readOnlyHint, false);
   const list = byName.get('notes_list');
+  assert.equal(list.title, 'List notes');
+  assert.equal(
+    list.description,
+    'Lists every note of the shared notebook, oldest first.',
+  );
   assert.equal(list.inputSchema.type, 'object');
   assert.equal(list.annotations?.readOnlyHint, true);
 

@@ -40,6 +40,9 @@ export class OrdersService {
 
   @Operation({
     id: 'orders.create',
+    title: 'Create an order',
+    description:
+      "Creates an order in the caller's tenant from a name (1 to 200 characters) and a whole-number amount of at least 1. Returns the new order with its id, tenant, name, amount and createdAt. Needs the orders.write permission.",
     permission: 'orders.write',
     output: OrderDto,
   })
@@ -50,6 +53,9 @@ export class OrdersService {
 
   @Operation({
     id: 'orders.list',
+    title: 'List orders',
+    description:
+      "Lists the orders of the caller's tenant, oldest first, one page at a time: up to limit orders (1 to 100, default 50); pass the nextCursor of a page as cursor to get the next one. Returns items and, when more orders follow, nextCursor. Needs the orders.read permission.",
     permission: 'orders.read',
     output: OrderListDto,
   })
@@ -57,13 +63,23 @@ export class OrdersService {
     return this.page(input, { tenantId: this.tenant.id }, 'ASC');
   }
 
-  @Operation({ id: 'orders.get', permission: 'orders.read', output: OrderDto })
+  @Operation({
+    id: 'orders.get',
+    title: 'Get an order',
+    description:
+      "Returns one order of the caller's tenant by its id (id, tenant, name, amount, createdAt). Fails with BUSINESS_NOTFOUND_001 when the tenant has no such order. Needs the orders.read permission.",
+    permission: 'orders.read',
+    output: OrderDto,
+  })
   async get(input: OrderIdDto): Promise<OrderDto> {
     return OrderDto.from(await this.find(input.id));
   }
 
   @Operation({
     id: 'orders.delete',
+    title: 'Delete an order',
+    description:
+      "Deletes one order of the caller's tenant by its id and returns {id, deleted: true}. It cannot be undone. Fails with BUSINESS_NOTFOUND_001 when the tenant has no such order. Needs the orders.write permission.",
     permission: 'orders.write',
     output: DeletedOrderDto,
   })
@@ -82,6 +98,9 @@ export class OrdersService {
 
   @Operation({
     id: 'orders.search',
+    title: 'Search orders',
+    description:
+      "Finds the orders of the caller's tenant whose name contains nameContains (case-insensitive) and whose amount is at least minAmount, oldest or newest first (order), paged like orders_list with limit and cursor. Every filter is optional. Returns items and, when more follow, nextCursor. Needs the orders.read permission.",
     permission: 'orders.read',
     readOnly: true,
     output: OrderListDto,

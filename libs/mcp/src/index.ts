@@ -18,3 +18,4 @@ export {
 } from './mcp.constants.js';
 export { runCli, CLI_EXIT } from './cli/mcp-cli.js';
 export type { McpCliOptions } from './cli/mcp-cli.js';
+export type { AppSetup } from '@nestops/operations';

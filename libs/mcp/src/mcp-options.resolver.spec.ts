@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CanActivate } from '@nestjs/common';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { resolveMcpOptions } from './mcp-options.resolver.js';
-import { MCP_LIBRARY_VERSION } from './mcp.constants.js';
 import { INPUT_LIMITS } from '@nestops/operations';
 
 class AuthGuard implements CanActivate {
@@ -37,8 +33,8 @@ describe('resolveMcpOptions', () => {
       const settings = resolveMcpOptions(options);
 
       expect(settings).toEqual({
-        serverName: 'nestops',
-        serverVersion: MCP_LIBRARY_VERSION,
+        serverName: 'nestjs-mcp-server',
+        serverVersion: '0.0.0',
         instructions: undefined,
         path: '/mcp',
         tools: {},
@@ -51,41 +47,35 @@ describe('resolveMcpOptions', () => {
       });
     });
 
-    it('takes serverName from the package.json in process.cwd()', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mcp-options-'));
-      try {
-        writeFileSync(
-          join(dir, 'package.json'),
-          JSON.stringify({ name: 'my-app', version: '9.9.9' }),
-        );
-        vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    it('takes serverName and serverVersion from the defaults it is given (host, package.json)', () => {
+      const settings = resolveMcpOptions(
+        {},
+        { serverName: 'my-app', serverVersion: '9.9.9' },
+      );
 
-        const settings = resolveMcpOptions();
-
-        expect(settings.serverName).toBe('my-app');
-        expect(settings.serverVersion).toBe(MCP_LIBRARY_VERSION);
-      } finally {
-        vi.restoreAllMocks();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      expect(settings.serverName).toBe('my-app');
+      expect(settings.serverVersion).toBe('9.9.9');
     });
 
-    it('falls back to a generic serverName without a readable package.json', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mcp-options-'));
-      try {
-        vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    it('lets the options win over those defaults', () => {
+      const settings = resolveMcpOptions(
+        { serverName: 'desk', serverVersion: '2.0.0' },
+        { serverName: 'my-app', serverVersion: '9.9.9' },
+      );
 
-        expect(resolveMcpOptions().serverName).toBe('nestjs-mcp-server');
+      expect(settings.serverName).toBe('desk');
+      expect(settings.serverVersion).toBe('2.0.0');
+    });
 
-        writeFileSync(join(dir, 'package.json'), '{ not json');
-        expect(resolveMcpOptions().serverName).toBe('nestjs-mcp-server');
-
-        writeFileSync(join(dir, 'package.json'), '{"name":""}');
-        expect(resolveMcpOptions().serverName).toBe('nestjs-mcp-server');
-      } finally {
-        vi.restoreAllMocks();
-        rmSync(dir, { recursive: true, force: true });
-      }
+    it('falls back to a generic name and 0.0.0 for what the defaults lack', () => {
+      expect(resolveMcpOptions({}, { serverName: 'my-app' })).toMatchObject({
+        serverName: 'my-app',
+        serverVersion: '0.0.0',
+      });
+      expect(resolveMcpOptions({}, { serverVersion: '1.2.3' })).toMatchObject({
+        serverName: 'nestjs-mcp-server',
+        serverVersion: '1.2.3',
+      });
     });
 
     it('omits empty instructions', () => {

@@ -1,12 +1,11 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import { INPUT_LIMITS, type InputLimits } from '@nestops/operations';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import {
   DEFAULT_MAX_BODY_SIZE,
   DEFAULT_MCP_PATH,
-  MCP_LIBRARY_VERSION,
+  DEFAULT_SERVER_NAME,
+  DEFAULT_SERVER_VERSION,
 } from './mcp.constants.js';
 
 /** `shutdownGracePeriod` when not set: 10 seconds. */
@@ -33,8 +32,20 @@ export interface McpSettings {
 
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
 
+/**
+ * The server's name and version where the options leave them out: the
+ * host's name (`runCli`'s `name`), the app's `package.json`.
+ */
+export interface McpServerDefaults {
+  readonly serverName?: string;
+  readonly serverVersion?: string;
+}
+
 /** Applies defaults, or throws a message naming the bad option. */
-export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
+export function resolveMcpOptions(
+  options: McpModuleOptions = {},
+  defaults: McpServerDefaults = {},
+): McpSettings {
   const problems: string[] = [];
   const text = (key: keyof McpModuleOptions) => {
     const value = options[key];
@@ -133,8 +144,10 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
   return Object.freeze({
-    serverName: options.serverName ?? appPackageName(),
-    serverVersion: options.serverVersion ?? MCP_LIBRARY_VERSION,
+    serverName:
+      options.serverName ?? defaults.serverName ?? DEFAULT_SERVER_NAME,
+    serverVersion:
+      options.serverVersion ?? defaults.serverVersion ?? DEFAULT_SERVER_VERSION,
     instructions: options.instructions || undefined,
     path,
     tools: Object.freeze({ ...tools }),
@@ -146,19 +159,4 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): McpSettings {
     inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
     cacheTtl: ttl,
   });
-}
-
-function appPackageName(): string {
-  try {
-    const manifest: unknown = JSON.parse(
-      readFileSync(join(process.cwd(), 'package.json'), 'utf8'),
-    );
-    const name = (manifest as { name?: unknown }).name;
-    if (typeof name === 'string' && name.length > 0) {
-      return name;
-    }
-  } catch {
-    // no readable package.json: fall through to the generic name
-  }
-  return 'nestjs-mcp-server';
 }

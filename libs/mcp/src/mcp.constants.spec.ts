@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   BATCH_PROTOCOL_VERSIONS,
   DEFAULT_CACHE_TTL,
@@ -7,28 +5,13 @@ import {
   DEFAULT_MCP_PATH,
   LATEST_PROTOCOL_VERSION,
   MAX_BATCH_SIZE,
-  MCP_LIBRARY_VERSION,
   MODERN_PROTOCOL_VERSIONS,
   SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   TOOL_NAME_PATTERN,
 } from './mcp.constants.js';
 
-function packageManifest(): { name: string; version: string } {
-  return JSON.parse(
-    readFileSync(join(__dirname, '..', 'package.json'), 'utf8'),
-  ) as { name: string; version: string };
-}
-
 describe('MCP constants', () => {
-  it('reads the package.json of the mcp package', () => {
-    expect(packageManifest().name).toBe('@nestops/mcp');
-  });
-
-  it('MCP_LIBRARY_VERSION is the version in package.json', () => {
-    expect(MCP_LIBRARY_VERSION).toBe(packageManifest().version);
-  });
-
   it('supports exactly the SPEC 5 protocol versions, newest first', () => {
     expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual([
       '2025-11-25',

@@ -28,8 +28,10 @@ export const SPOKEN_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
 ]);
 /** What the MCP specification allows as a tool name. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-/** The version of this library, the default `serverInfo.version`. */
-export const MCP_LIBRARY_VERSION = '0.1.0';
+/** `serverInfo.name` when neither the options, the host nor the app's `package.json` give one. */
+export const DEFAULT_SERVER_NAME = 'nestjs-mcp-server';
+/** `serverInfo.version` when neither the options nor the app's `package.json` give one. */
+export const DEFAULT_SERVER_VERSION = '0.0.0';
 export const DEFAULT_MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
 /** `cacheTtl` when not set: 5 minutes, the `ttlMs` of `tools/list` and `server/discover`. */

@@ -11,10 +11,12 @@ export type {
 export type { OperationDefinition } from './interfaces/operation-definition.interface.js';
 export type { OperationSemantics } from './operation-semantics.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';
+export { JSONSchema } from './schema/json-schema.decorator.js';
 export { OperationRegistry } from './operation.registry.js';
 export { OperationsModule } from './operations.module.js';
 
 // Running a call
+export type { AppSetup } from './interfaces/app-setup.interface.js';
 export { OperationInvoker } from './operation.invoker.js';
 export { getInvocationContext } from './invocation/get-invocation-context.js';
 export { serializeCallResult } from './invocation/call-result.js';
@@ -44,4 +46,11 @@ export type { OperationExceptionOptions } from './errors/operation.exception.js'
 // Languages
 export { OperationMessages } from './i18n/operation-messages.js';
 export { MESSAGE_NAMESPACE } from './i18n/library-messages.js';
+export { OperationTexts } from './i18n/operation-texts.js';
+export type { LocalizedOperation } from './i18n/operation-texts.js';
+export {
+  DTO_NAMESPACE,
+  operationTextKeys,
+  propertyDescriptionKey,
+} from './i18n/operation-text-keys.js';
 export type { ValidationMessageKey } from './i18n/library-messages.js';

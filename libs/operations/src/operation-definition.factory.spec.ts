@@ -96,3 +96,38 @@ describe('the definitions of many operations', () => {
     scans.mockRestore();
   });
 });
+
+describe('the title and description of @Operation()', () => {
+  it('keeps them on the definition as given', () => {
+    const definition = define({
+      id: 'reports.list',
+      title: 'List reports',
+      description: 'Lists the reports of the tenant.',
+    });
+    expect(definition).toMatchObject({
+      title: 'List reports',
+      description: 'Lists the reports of the tenant.',
+    });
+  });
+
+  it('leaves them out when not given', () => {
+    const definition = define({ id: 'reports.list' });
+    expect(definition).not.toHaveProperty('title');
+    expect(definition).not.toHaveProperty('description');
+  });
+
+  it.each([
+    ['title', ''],
+    ['title', '   '],
+    ['title', 42],
+    ['description', ''],
+    ['description', ['Lists reports']],
+  ])('stops startup for %s %j with CONTRACT_VALIDATION_002', (key, value) => {
+    const define_ = () =>
+      define({ id: 'reports.list', [key]: value } as OperationOptions);
+    expect(define_).toThrow(ContractError);
+    expect(define_).toThrow(
+      `Operation 'reports.list' on ReportsService.method: ${key} must be a non-empty string.`,
+    );
+  });
+});

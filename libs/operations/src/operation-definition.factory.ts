@@ -102,6 +102,17 @@ export function createOperationDefinition(
   ) {
     throw invalid('permission must be a non-empty string or a list of them.');
   }
+  for (const [key, value] of [
+    ['title', options.title],
+    ['description', options.description],
+  ] as const) {
+    if (
+      value !== undefined &&
+      (typeof value !== 'string' || value.trim().length === 0)
+    ) {
+      throw invalid(`${key} must be a non-empty string.`);
+    }
+  }
   if (options.policy !== undefined && typeof options.policy !== 'function') {
     throw invalid('policy must be a function.');
   }
@@ -145,6 +156,10 @@ export function createOperationDefinition(
     id: options.id,
     resource: parsed.resource,
     verb: parsed.verb,
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.description !== undefined
+      ? { description: options.description }
+      : {}),
     expose: Object.freeze(stability === 'internal' ? [] : [...new Set(expose)]),
     permissions: Object.freeze([...permissions]),
     policy: options.policy,

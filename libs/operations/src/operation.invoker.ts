@@ -22,6 +22,7 @@ import {
   single,
 } from './invocation/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
+import { operationGuards } from './invocation/operation-guards.js';
 import type {
   InvocationOptions,
   InvocationResult,
@@ -70,6 +71,22 @@ export class OperationInvoker implements OnApplicationBootstrap {
     for (const definition of this.registry.list()) {
       this.prepare(definition.id);
     }
+  }
+
+  /**
+   * The classes of the app's guards that run on every call of
+   * `operationId`: global ones (`APP_GUARD`, `app.useGlobalGuards()`), then
+   * those of its provider's class and of its method (`@UseGuards()`). The
+   * library's own permission check is not among them. For startup checks
+   * that a guard an option names (such as McpModule's `authGuard`) runs
+   * on the calls; ask after bootstrap.
+   */
+  guardsOf(operationId: string): readonly Function[] {
+    const host = this.registry.host(operationId);
+    if (!host) {
+      throw new Error(`Unknown operation '${operationId}'.`);
+    }
+    return operationGuards(this.config, host);
   }
 
   /** Runs the operation `operationId` once with the carrier's input and headers. */

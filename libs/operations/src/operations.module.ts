@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { OperationMessages } from './i18n/operation-messages.js';
+import { OperationTexts } from './i18n/operation-texts.js';
 import { OperationMetadataAccessor } from './operation-metadata.accessor.js';
 import { OperationInvoker } from './operation.invoker.js';
 import { OperationRegistry } from './operation.registry.js';
@@ -20,7 +21,13 @@ import { OperationsExplorer } from './operations.explorer.js';
     OperationRegistry,
     OperationInvoker,
     OperationMessages,
+    OperationTexts,
   ],
-  exports: [OperationRegistry, OperationInvoker, OperationMessages],
+  exports: [
+    OperationRegistry,
+    OperationInvoker,
+    OperationMessages,
+    OperationTexts,
+  ],
 })
 export class OperationsModule {}

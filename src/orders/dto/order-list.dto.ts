@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { JSONSchema } from '@nestops/operations';
 import { OrderDto } from './order.dto';
 
 export class OrderListDto {
@@ -8,7 +9,10 @@ export class OrderListDto {
   @Type(() => OrderDto)
   items: OrderDto[];
 
-  /** Present when more orders follow: pass it as `cursor` for the next page. */
+  @JSONSchema({
+    description:
+      'Present when more orders follow: pass it as cursor for the next page.',
+  })
   @IsOptional()
   @IsString()
   nextCursor?: string;

@@ -1,10 +1,12 @@
 import { IsDateString, IsInt, IsString, Max, Min } from 'class-validator';
+import { JSONSchema } from '@nestops/operations';
 import { INTEGER_COLUMN_MAX, type Order } from '../order.entity';
 
 export class OrderDto {
   @IsInt()
   id: number;
 
+  @JSONSchema({ description: 'The tenant the order belongs to.' })
   @IsString()
   tenant: string;
 
@@ -16,6 +18,7 @@ export class OrderDto {
   @Max(INTEGER_COLUMN_MAX)
   amount: number;
 
+  @JSONSchema({ description: 'When the order was created (ISO 8601, UTC).' })
   @IsDateString()
   createdAt: string;
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { NotesService } from './notes.service';
+import { NotesService } from './notes.service.js';
 
 @Module({ providers: [NotesService] })
 export class NotesModule {}

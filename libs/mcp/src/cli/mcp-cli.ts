@@ -1,10 +1,6 @@
-import type {
-  DynamicModule,
-  INestApplicationContext,
-  Type,
-} from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import {
+  type AppSetup,
   type OperationDefinition,
   OperationInvoker,
   OperationMessages,
@@ -15,6 +11,7 @@ import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { McpStdioSession } from '../transports/mcp-stdio.session.js';
+import { createCliApplication, type RootModule } from './cli-application.js';
 import {
   type ContextOptions,
   contextHeaders,
@@ -27,9 +24,23 @@ import {
 import { claimStdout, type ProtocolOutput } from './protocol-output.js';
 
 /** How `runCli` runs. */
-export interface McpCliOptions {
-  /** The program's name in usage lines and help. Default: `cli`. */
+export interface McpCliOptions<A extends INestApplication = INestApplication> {
+  /**
+   * The program's name in usage lines and help (default: `cli`), and the
+   * server's `serverInfo.name` on stdio where McpModule's `serverName` is
+   * not set (default there: the `name` of the app's `package.json`).
+   */
   readonly name?: string;
+  /**
+   * The setup function the app's `main.ts` applies (global guards, pipes,
+   * interceptors, filters): given, the app is created as `main.ts` creates
+   * it (`NestFactory.create()`, with `@nestjs/platform-express`), `setup`
+   * is applied, and it is initialised without listening, so that
+   * `invoke` and `mcp` calls meet the same guards as HTTP requests. Without
+   * it, the app boots as an application context, and what `main.ts` sets
+   * on the application does not apply.
+   */
+  readonly setup?: AppSetup<A>;
   /** The command line, without `node` and the script. Default: `process.argv.slice(2)`. */
   readonly argv?: readonly string[];
   /** Exit the process with the command's exit code once it is done. Default: true. */
@@ -44,11 +55,10 @@ export const CLI_EXIT = Object.freeze({
   software: 70,
 });
 
-type RootModule = Type<unknown> | DynamicModule;
-
 /**
  * The command line of a Nest application that imports `McpModule`: boots
- * it as an application context (no HTTP listener) and runs one command.
+ * it without an HTTP listener (with `setup`, as `main.ts` does) and runs
+ * one command.
  *
  * - `operations [--json]`: every operation, its tool name, carriers and permissions.
  * - `invoke <operation-id> [json]`: one call through the same pipeline as
@@ -69,18 +79,19 @@ type RootModule = Type<unknown> | DynamicModule;
  * // src/cli.ts
  * import { runCli } from '@nestops/mcp';
  * import { AppModule } from './app.module';
+ * import { setupApp } from './app.setup';
  *
- * void runCli(AppModule, { name: 'order-desk' });
+ * void runCli(AppModule, { name: 'order-desk', setup: setupApp });
  * ```
  *
  * @returns the exit code (the process exits with it unless `exit: false`).
  * @publicApi
  */
-export async function runCli(
+export async function runCli<A extends INestApplication = INestApplication>(
   rootModule: RootModule,
-  options: McpCliOptions = {},
+  options: McpCliOptions<A> = {},
 ): Promise<number> {
-  const code = await new McpCli(rootModule, options.name ?? 'cli').run(
+  const code = await new McpCli(rootModule, options).run(
     options.argv ?? process.argv.slice(2),
   );
   if (options.exit !== false) {
@@ -90,13 +101,16 @@ export async function runCli(
   return code;
 }
 
-class McpCli {
+class McpCli<A extends INestApplication> {
   private code: number = CLI_EXIT.ok;
+  private readonly name: string;
 
   constructor(
     private readonly rootModule: RootModule,
-    private readonly name: string,
-  ) {}
+    private readonly options: McpCliOptions<A>,
+  ) {
+    this.name = options.name ?? 'cli';
+  }
 
   async run(argv: readonly string[]): Promise<number> {
     const program = this.program();
@@ -172,9 +186,9 @@ class McpCli {
     let app: INestApplicationContext | undefined;
     try {
       try {
-        app = await NestFactory.createApplicationContext(this.rootModule, {
-          logger: ['error', 'warn'],
-          abortOnError: false,
+        app = await createCliApplication(this.rootModule, {
+          serverName: this.options.name,
+          setup: this.options.setup,
         });
       } catch (error) {
         process.stderr.write(

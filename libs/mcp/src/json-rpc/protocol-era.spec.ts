@@ -1,5 +1,9 @@
 import { McpProtocolError } from './mcp-protocol.error.js';
-import { protocolEraOf, readRequestMeta } from './protocol-era.js';
+import {
+  bodyProtocolVersion,
+  protocolEraOf,
+  readRequestMeta,
+} from './protocol-era.js';
 
 const VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -153,5 +157,26 @@ describe('readRequestMeta', () => {
     expect(refusal({ _meta: { [VERSION]: '1900-01-01' } }).rpcCode).toBe(
       -32602,
     );
+  });
+});
+
+describe('bodyProtocolVersion', () => {
+  it.each<[string, unknown, string | undefined]>([
+    ['a 2026 request', request({ _meta: META }), '2026-07-28'],
+    [
+      'a version this server does not speak',
+      request({ _meta: { [VERSION]: 'v999.0.0' } }),
+      'v999.0.0',
+    ],
+    [
+      'a version that is not a string',
+      request({ _meta: { [VERSION]: 1 } }),
+      undefined,
+    ],
+    ['no _meta', request({}), undefined],
+    ['no params', request(), undefined],
+    ['a batch', [request({ _meta: META })], undefined],
+  ])('%s', (_case, message, version) => {
+    expect(bodyProtocolVersion(message)).toBe(version);
   });
 });

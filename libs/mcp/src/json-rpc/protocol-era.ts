@@ -72,6 +72,18 @@ export function protocolEraOf(
 }
 
 /**
+ * The protocol version a message's body names in
+ * `params._meta["io.modelcontextprotocol/protocolVersion"]`, when it names
+ * one as a string, supported or not: what a carrier that also carries a
+ * version (HTTP's `MCP-Protocol-Version` header) compares its own with.
+ */
+export function bodyProtocolVersion(message: unknown): string | undefined {
+  const meta = metaOf(message);
+  const version = isRecord(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
+  return typeof version === 'string' ? version : undefined;
+}
+
+/**
  * Reads the `_meta` of a 2026 request's params: `-32602` when
  * `io.modelcontextprotocol/protocolVersion` or `clientCapabilities` is
  * missing or malformed, or `logLevel` is not a log level; `-32022` (data

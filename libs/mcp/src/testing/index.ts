@@ -5,4 +5,8 @@ export type {
   JsonRpcId,
   JsonRpcResponse,
 } from '../json-rpc/json-rpc.types.js';
-export type { TestHeaders } from '@nestops/operations/testing';
+export { createTestApplication } from '@nestops/operations/testing';
+export type {
+  TestApplicationSource,
+  TestHeaders,
+} from '@nestops/operations/testing';

@@ -9,21 +9,19 @@ import {
   OperationDefinition,
   OperationMessages,
   OperationRegistry,
+  OperationTexts,
+  operationTextKeys,
 } from '@nestops/operations';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
-import {
-  createTool,
-  defaultToolName,
-  type ToolTexts,
-  toolTextKeys,
-} from './mcp-tool.factory.js';
+import { createTool, defaultToolName } from './mcp-tool.factory.js';
 import type { McpTool } from './mcp-tool.interface.js';
 import {
   DUPLICATE_TOOL_NAME,
   INVALID_TOOL_NAME,
   duplicateToolNameMessage,
   invalidToolNameMessage,
+  undescribedToolsMessage,
   unknownOverrideMessage,
 } from './mcp-tool.messages.js';
 
@@ -35,9 +33,10 @@ interface CatalogueEntry {
 /**
  * The tools of the application, built once at bootstrap from the operations
  * exposed on MCP. Building fails the startup on an invalid or duplicate name.
- * The list of each language (titles and descriptions from the message
- * catalogue) is built once, at bootstrap for the application's languages,
- * and reused: `tools/list` translates nothing.
+ * The list of each language (titles, descriptions and property
+ * descriptions from the message catalogue or the decorators, through
+ * `OperationTexts`) is built once, at bootstrap for the application's
+ * languages, and reused: `tools/list` translates nothing.
  */
 @Injectable()
 export class McpToolCatalogue implements OnApplicationBootstrap {
@@ -54,6 +53,7 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
   constructor(
     private readonly registry: OperationRegistry,
     private readonly messages: OperationMessages,
+    private readonly texts: OperationTexts,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -86,7 +86,7 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
       this.build();
       list = Object.freeze(
         [...(this.entries?.values() ?? [])].map(({ name, operation }) =>
-          createTool(name, operation, this.texts(operation, locale)),
+          createTool(name, operation, this.texts.of(operation, locale)),
         ),
       );
       this.lists.set(locale, list);
@@ -178,14 +178,6 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     );
   }
 
-  private texts(operation: OperationDefinition, locale: string): ToolTexts {
-    const keys = toolTextKeys(operation.id);
-    return {
-      title: this.messages.text(keys.title, locale),
-      description: this.messages.text(keys.description, locale),
-    };
-  }
-
   /** Clients and models choose tools by their descriptions: name the tools without one. */
   private warnUndescribed(): void {
     const undescribed = this.tools(this.messages.fallbackLanguage()).filter(
@@ -193,14 +185,14 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     );
     if (undescribed.length > 0) {
       this.logger.warn(
-        `${undescribed.length} MCP tool(s) without a description: ${undescribed
-          .map((tool) => {
-            const entry = this.entries?.get(tool.name);
-            return `${tool.name} (key ${toolTextKeys(entry?.operation.id ?? tool.name).description})`;
-          })
-          .join(
-            ', ',
-          )}. Clients and models choose tools by their descriptions; add the keys to the message catalogue.`,
+        undescribedToolsMessage(
+          undescribed.map((tool) => ({
+            tool: tool.name,
+            key: operationTextKeys(
+              this.entries?.get(tool.name)?.operation.id ?? tool.name,
+            ).description,
+          })),
+        ),
       );
     }
   }

@@ -1,4 +1,8 @@
-import type { JsonSchema, OperationDefinition } from '@nestops/operations';
+import type {
+  JsonSchema,
+  LocalizedOperation,
+  OperationDefinition,
+} from '@nestops/operations';
 import type { McpTool } from './mcp-tool.interface.js';
 
 /** An operation without input takes no arguments: any property is rejected. */
@@ -15,32 +19,17 @@ export function defaultToolName(operationId: string): string {
   return operationId.replaceAll('.', '_');
 }
 
-/** A tool's title and description in one language, where the catalogue has them. */
-export interface ToolTexts {
-  readonly title?: string;
-  readonly description?: string;
-}
-
 /**
- * The message keys of an operation's title and description:
- * `<operation id>.title` and `.description`, with each `-` of the id
- * written `_` (`tenant_members.list.title`).
+ * The `tools/list` entry of an operation, with its texts and schemas in one
+ * language (by default the operation's own: its decorators' texts).
  */
-export function toolTextKeys(operationId: string): {
-  readonly title: string;
-  readonly description: string;
-} {
-  const base = operationId.replaceAll('-', '_');
-  return { title: `${base}.title`, description: `${base}.description` };
-}
-
-/** The `tools/list` entry of an operation. */
 export function createTool(
   name: string,
   operation: OperationDefinition,
-  texts: ToolTexts = {},
+  texts: LocalizedOperation = operation,
 ): McpTool {
-  const { input, inputSchema, outputSchema, semantics } = operation;
+  const { input, semantics } = operation;
+  const { inputSchema, outputSchema } = texts;
   return Object.freeze({
     name,
     ...(texts.title !== undefined ? { title: texts.title } : {}),

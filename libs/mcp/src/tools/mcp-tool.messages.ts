@@ -22,3 +22,16 @@ export const duplicateToolNameMessage = (
 
 export const unknownOverrideMessage = (operationId: string) =>
   `Invalid McpModule options: tools names '${operationId}', which is not an operation of this application.`;
+
+/**
+ * The startup warning naming the tools without a description (with the
+ * catalogue key each one would read) and the ways to give one.
+ */
+export const undescribedToolsMessage = (
+  tools: readonly { readonly tool: string; readonly key: string }[],
+) =>
+  `${tools.length} MCP tool(s) without a description: ${tools
+    .map(({ tool, key }) => `${tool} (key ${key})`)
+    .join(
+      ', ',
+    )}. Clients and models choose tools by their descriptions: give each one with @Operation({ description }) or with its key in the message catalogue, and describe its input properties with @JSONSchema({ description }) from @nestops/operations.`;

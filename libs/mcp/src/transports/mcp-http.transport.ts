@@ -30,7 +30,10 @@ import { preparedParts, stringifyRpc } from '../json-rpc/raw-json.js';
 import { JsonRpcAnswerer } from './json-rpc.answerer.js';
 import { isOriginAllowed } from './origin.policy.js';
 import { OuterAuthenticator } from './outer-authenticator.js';
-import { checkRequestHeaders } from './request-headers.js';
+import {
+  checkRequestHeaders,
+  versionHeaderRefusal,
+} from './request-headers.js';
 import {
   BodyRequest,
   BodyTooLargeError,
@@ -200,6 +203,11 @@ export class McpHttpTransport
         SUPPORTED_PROTOCOL_VERSIONS,
       );
       return sendJson(res, 400, error.toResponse(idOf(message)));
+    }
+    const mismatch =
+      era === 'modern' ? versionHeaderRefusal(req.headers, message) : undefined;
+    if (mismatch) {
+      return sendJson(res, 400, mismatch.toResponse(idOf(message)));
     }
     const answer = await this.answerer.answer(
       message,

@@ -1,7 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonRpcRequest } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import { checkRequestHeaders } from './request-headers.js';
+import {
+  checkRequestHeaders,
+  versionHeaderRefusal,
+} from './request-headers.js';
 
 const call: JsonRpcRequest = {
   jsonrpc: '2.0',
@@ -155,5 +158,76 @@ describe('checkRequestHeaders', () => {
     expect(mismatch({ 'mcp-protocol-version': '2026-07-28' })).toMatch(
       /Mcp-Method/,
     );
+  });
+});
+
+describe('versionHeaderRefusal', () => {
+  const named = (version: unknown, id: unknown = 7) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': version,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+  const header = (version?: string): IncomingHttpHeaders => ({
+    'mcp-protocol-version': version,
+  });
+
+  it.each<[string, IncomingHttpHeaders, unknown]>([
+    [
+      'a body naming a version it does not speak',
+      header('2026-07-28'),
+      named('v999.0.0'),
+    ],
+    ['a body naming 2026-07-28', header('2025-11-25'), named('2026-07-28')],
+    ['no header at all', {}, named('v999.0.0')],
+  ])(
+    'refuses a header that disagrees with %s: -32020, 400 at the transport',
+    (_case, headers, message) => {
+      const refusal = versionHeaderRefusal(headers, message);
+      expect(refusal?.toResponse(7)).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: {
+          code: -32020,
+          message: refusal?.message,
+          data: { code: 'PROTOCOLS_VALIDATION_006' },
+        },
+      });
+    },
+  );
+
+  it.each<[string, IncomingHttpHeaders, unknown]>([
+    [
+      'a header and body naming the same unknown version (left to the -32022 check)',
+      header('v999.0.0'),
+      named('v999.0.0'),
+    ],
+    [
+      'a header equal to the body after trimming',
+      header(' 2026-07-28\t'),
+      named('2026-07-28'),
+    ],
+    [
+      'a body version that is not a string (left to the _meta check)',
+      header('2026-07-28'),
+      named(20260728),
+    ],
+    [
+      'a body without _meta',
+      header('2026-07-28'),
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    ],
+    [
+      'a notification (no id: nothing to answer)',
+      header('2025-11-25'),
+      { ...named('2026-07-28'), id: undefined },
+    ],
+  ])('leaves %s alone', (_case, headers, message) => {
+    expect(versionHeaderRefusal(headers, message)).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { idOf } from '../json-rpc/json-rpc-envelope.js';
 import type { JsonRpcRequest } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { bodyProtocolVersion } from '../json-rpc/protocol-era.js';
 
 /** `=?base64?<value>?=`: a header value that is not plain ASCII, encoded. */
 const ENCODED = /^=\?base64\?(.*)\?=$/s;
@@ -31,6 +33,34 @@ export function checkRequestHeaders(
     (typeof name === 'string' || headers['mcp-name'] !== undefined)
   ) {
     expectHeader(headers, 'Mcp-Name', name, true);
+  }
+}
+
+/**
+ * The check that comes first on a 2026 request (a message with an id), before
+ * its `_meta` and its version are judged: when the body names a protocol
+ * version (a string), `MCP-Protocol-Version` must be present and equal it.
+ * So a header and a body that disagree are a HeaderMismatch (`-32020`)
+ * whatever either names, and only a version both name can be refused as one
+ * this server does not speak (`-32022`). Returns the refusal, or undefined
+ * when there is nothing to refuse here.
+ */
+export function versionHeaderRefusal(
+  headers: IncomingHttpHeaders,
+  message: unknown,
+): McpProtocolError | undefined {
+  const version = bodyProtocolVersion(message);
+  if (version === undefined || idOf(message) === null) {
+    return undefined;
+  }
+  try {
+    expectHeader(headers, 'MCP-Protocol-Version', version, false);
+    return undefined;
+  } catch (error) {
+    if (error instanceof McpProtocolError) {
+      return error;
+    }
+    throw error;
   }
 }
 

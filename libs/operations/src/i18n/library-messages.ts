@@ -20,9 +20,11 @@ export const MESSAGE_NAMESPACE = 'nestops';
  * input limits the library checks itself. `{property}` is the failing
  * field's path; `{constraint1}`, `{constraint2}` the decorator's arguments,
  * as class-validator's own `$constraint1` placeholders are; `{limit}` an
- * input limit. A constraint missing here keeps class-validator's message.
+ * input limit; `required` is a field that is absent, whatever its rules. A
+ * constraint missing here keeps class-validator's message.
  */
 const VALIDATION_EN_US = {
+  required: '{property} is required',
   isDefined: '{property} should not be null or undefined',
   isNotEmpty: '{property} should not be empty',
   isString: '{property} must be a string',
@@ -94,6 +96,7 @@ const ZH_CN: LibraryCatalogue = {
     INTERNAL_ERROR_001: '发生意外错误（关联 ID {correlationId}）。',
   },
   validation: {
+    required: '{property} 为必填项',
     isDefined: '{property} 不能为 null 或 undefined',
     isNotEmpty: '{property} 不能为空',
     isString: '{property} 必须是字符串',

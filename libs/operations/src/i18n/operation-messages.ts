@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { I18N_OPTIONS, I18nService, type I18nOptions } from 'nestjs-i18n';
 import type { OperationFailure } from '../errors/operation-failure.js';
 import { describeFailure, type MessageLookup } from './failure-text.js';
 import {
@@ -9,11 +8,16 @@ import {
   libraryText,
 } from './library-messages.js';
 import { negotiateLocale } from './locale-negotiation.js';
+import {
+  loadNestjsI18n,
+  type I18nCatalogueOptions,
+  type I18nCatalogueService,
+} from './nestjs-i18n.peer.js';
 
 type Args = Readonly<Record<string, string | number>>;
 
 interface Catalogue {
-  readonly service?: I18nService;
+  readonly service?: I18nCatalogueService;
   readonly fallback: string;
 }
 
@@ -21,7 +25,8 @@ interface Catalogue {
  * The message catalogue of operation calls: the application's nestjs-i18n
  * catalogue when it imports `I18nModule` (the library never creates one),
  * with the library's own texts (`en-US`, `zh-CN`) under the `nestops`
- * namespace beneath it. Without `I18nModule` every text is English.
+ * namespace beneath it. Without `I18nModule`, or without nestjs-i18n
+ * installed (an optional peer), every text is English.
  *
  * Carriers use it to pick the caller's language and to render failures;
  * operations can inject it too.
@@ -76,6 +81,31 @@ export class OperationMessages {
     return service ? translate(service, key, locale, args) : undefined;
   }
 
+  /**
+   * Whether the application catalogue has any text at or under `key` in
+   * `locale` (nestjs-i18n's language fallbacks apply): `dto.OrderDto` when
+   * some `dto.OrderDto.<property>` exists. Lets a caller skip a whole group
+   * of keys with one lookup.
+   */
+  hasTexts(key: string, locale: string): boolean {
+    const { service } = this.resolve();
+    if (!service) {
+      return false;
+    }
+    try {
+      const found: unknown = service.translate(key, {
+        lang: locale,
+        returnObjects: true,
+      });
+      return (
+        (typeof found === 'string' && found !== key) ||
+        (typeof found === 'object' && found !== null)
+      );
+    } catch {
+      return false;
+    }
+  }
+
   /** `<CODE>: <message>` in `locale`; the code never depends on the language. */
   describe(failure: OperationFailure, locale: string): string {
     return describeFailure(failure, this.lookup(locale));
@@ -102,8 +132,11 @@ export class OperationMessages {
 
   private resolve(): Catalogue {
     if (!this.catalogue) {
-      const service = this.optional<I18nService>(I18nService);
-      const options = service && this.optional<I18nOptions>(I18N_OPTIONS);
+      const i18n = loadNestjsI18n();
+      const service =
+        i18n && this.optional<I18nCatalogueService>(i18n.I18nService);
+      const options =
+        service && this.optional<I18nCatalogueOptions>(i18n.I18N_OPTIONS);
       this.catalogue = Object.freeze({
         service,
         fallback: options?.fallbackLanguage ?? LIBRARY_LANGUAGE,
@@ -130,7 +163,7 @@ export class OperationMessages {
  * language has no such key.
  */
 function translate(
-  service: I18nService,
+  service: I18nCatalogueService,
   key: string,
   lang: string,
   args?: Args,

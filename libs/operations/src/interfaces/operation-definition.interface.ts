@@ -18,6 +18,10 @@ export interface OperationDefinition {
   readonly id: string;
   readonly resource: string;
   readonly verb: string;
+  /** `@Operation({ title })`: the default-language title, if any. */
+  readonly title?: string;
+  /** `@Operation({ description })`: the default-language description, if any. */
+  readonly description?: string;
   /** Carriers it is published on; empty for `internal` operations. */
   readonly expose: readonly Carrier[];
   readonly permissions: readonly string[];

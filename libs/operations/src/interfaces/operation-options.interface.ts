@@ -30,6 +30,19 @@ export interface OperationOptions {
    * (`get` and `list` read, `create`, `update`, `delete`).
    */
   id: string;
+  /**
+   * A short human-readable name (an MCP tool's `title`), in the
+   * application's default language. The message catalogue's
+   * `<operation id>.title`, where present, wins in each language.
+   */
+  title?: string;
+  /**
+   * What the operation does, what it needs and what it returns (an MCP
+   * tool's `description`, which models choose tools by), in the
+   * application's default language. The message catalogue's
+   * `<operation id>.description`, where present, wins in each language.
+   */
+  description?: string;
   /** Carriers the operation is published on. Default: all. */
   expose?: readonly Carrier[];
   /** Permission(s) the caller must hold; all of them are required. */

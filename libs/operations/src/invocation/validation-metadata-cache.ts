@@ -22,6 +22,19 @@ interface Registered {
 }
 
 /**
+ * Every rule class-validator holds, by the class (or schema name) it was
+ * registered for: what it keeps internally, read where the library needs
+ * all decorated classes.
+ */
+export function registeredValidationRules(
+  storage: Storage = getMetadataStorage(),
+): ReadonlyMap<Function | string, readonly Metadata[]> {
+  return (
+    (storage as unknown as Partial<Registered>).validationMetadatas ?? new Map()
+  );
+}
+
+/**
  * Memoises class-validator's `getTargetValidationMetadatas`, which scans
  * every decorated class of the app on each validation of each object to
  * find a class's inherited rules (typestack/class-validator#2686), so a

@@ -11,6 +11,7 @@ import {
 } from '../errors/contract.messages.js';
 import type { JsonSchema } from './json-schema.interface.js';
 import { SCHEMA_CONVERTERS } from './schema-converters.js';
+import { registeredValidationRules } from '../invocation/validation-metadata-cache.js';
 
 const DEFS = '#/$defs/';
 
@@ -35,12 +36,7 @@ export class OperationSchemaFactory {
 
   constructor() {
     const storage = getMetadataStorage();
-    const registered = (
-      storage as unknown as {
-        validationMetadatas?: Map<Function | string, Metadata[]>;
-      }
-    ).validationMetadatas;
-    for (const [target, metadatas] of registered ?? []) {
+    for (const [target, metadatas] of registeredValidationRules(storage)) {
       if (typeof target !== 'function') {
         continue;
       }

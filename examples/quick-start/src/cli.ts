@@ -1,0 +1,5 @@
+import { runCli } from '@nestops/mcp';
+import { AppModule } from './app.module.js';
+import { setupApp } from './app.setup.js';
+
+void runCli(AppModule, { name: 'notes', setup: setupApp });

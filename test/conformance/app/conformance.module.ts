@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { McpModule } from '@nestops/mcp';
+import { DiagnosticToolsService } from './diagnostic-tools.service';
+
+/**
+ * The app the official MCP conformance suite runs against
+ * (`npm run test:conformance`): the library's HTTP endpoint with the suite's
+ * diagnostic tools, named as the suite calls them.
+ */
+@Module({
+  imports: [
+    McpModule.forRoot({
+      serverName: 'nestops-conformance',
+      serverVersion: '0.1.0',
+      instructions: 'The MCP conformance suite diagnostic tools.',
+      tools: {
+        'diagnostics.simple-text': 'test_simple_text',
+        'diagnostics.error-handling': 'test_error_handling',
+        'diagnostics.logging': 'test_logging_tool',
+        'diagnostics.streaming-elicitation': 'test_streaming_elicitation',
+        'diagnostics.json-schema': 'json_schema_2020_12_tool',
+      },
+    }),
+  ],
+  providers: [DiagnosticToolsService],
+})
+export class ConformanceModule {}

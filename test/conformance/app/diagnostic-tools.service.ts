@@ -1,0 +1,81 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Operation, OperationException } from '@nestops/operations';
+import { JsonSchema2020Input } from './json-schema-2020.dto';
+
+/**
+ * The conformance suite's diagnostic tools, as far as the library can serve
+ * them: each is an ordinary operation, its tool name set by the module's
+ * `tools` option (operation ids have no `_`). A tool the suite asks for that
+ * needs what the library does not have (image or audio content, progress,
+ * log notifications, sampling, elicitation, a required client capability)
+ * is not here; its checks are expected failures in `expected-results.json`.
+ */
+@Injectable()
+export class DiagnosticToolsService {
+  private readonly logger = new Logger('DiagnosticTools');
+
+  /** `tools-call-simple-text`: a result whose text content is its JSON. */
+  @Operation({
+    id: 'diagnostics.simple-text',
+    readOnly: true,
+    description: 'Returns a short text.',
+  })
+  simpleText(): string {
+    return 'This is a simple text response for testing.';
+  }
+
+  /** `tools-call-error`: a failure is a result with `isError: true`. */
+  @Operation({
+    id: 'diagnostics.error-handling',
+    readOnly: true,
+    description: 'Always fails, with a text that says so.',
+  })
+  errorHandling(): never {
+    throw new OperationException('BUSINESS_CONFLICT_001', {
+      detail: 'This tool intentionally returns an error for testing.',
+    });
+  }
+
+  /**
+   * `server-stateless`'s no-log-without-logLevel check: the tool logs, on the
+   * server's own log. The library sends no `notifications/message`, with or
+   * without a requested log level, so the caller sees the result only.
+   */
+  @Operation({
+    id: 'diagnostics.logging',
+    readOnly: true,
+    description: 'Logs three lines on the server, then returns.',
+  })
+  logging(): { logged: number } {
+    for (const line of ['started', 'processing', 'completed']) {
+      this.logger.log(`Tool execution ${line}`);
+    }
+    return { logged: 3 };
+  }
+
+  /**
+   * `server-stateless`'s no-independent-requests check: the suite's own
+   * fixture asks the client for input here. The library asks a client for
+   * nothing (no elicitation), so the answer is the result alone, never a
+   * request of the server's.
+   */
+  @Operation({
+    id: 'diagnostics.streaming-elicitation',
+    readOnly: true,
+    description: 'Answers at once; the server sends the client no request.',
+  })
+  streamingElicitation(): { asked: number } {
+    return { asked: 0 };
+  }
+
+  /** `json-schema-2020-12`: the input schema keeps the 2020-12 keywords. */
+  @Operation({
+    id: 'diagnostics.json-schema',
+    readOnly: true,
+    description: 'Tool with JSON Schema 2020-12 features.',
+    input: JsonSchema2020Input,
+  })
+  jsonSchema(input: JsonSchema2020Input): { name: string | null } {
+    return { name: input.name ?? null };
+  }
+}
