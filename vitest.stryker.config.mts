@@ -1,12 +1,12 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.mjs';
 
 /**
  * The tests `npm run test:mutation` runs against each mutant: the unit specs
  * and the end-to-end tests that run the app in the test's own process (a
  * mutant is only seen where its code runs, and Stryker only counts coverage
- * there). Tests that spawn the sample, pack the libraries or run the
- * benchmarks are left to `npm test`.
+ * there). Tests that spawn the sample or the CLI, pack the libraries,
+ * compile the READMEs or run the benchmarks are left to `npm test`.
  */
 export default mergeConfig(
   base,
@@ -15,12 +15,17 @@ export default mergeConfig(
       globalSetup: [],
       setupFiles: ['test/support/stryker-hook-coverage.ts'],
       exclude: [
+        ...configDefaults.exclude,
         'test/bench-smoke.e2e-spec.ts',
         'test/cli.e2e-spec.ts',
+        'test/cli-setup.e2e-spec.ts',
         'test/client-configs.e2e-spec.ts',
+        'test/optional-i18n.e2e-spec.ts',
         'test/packages.e2e-spec.ts',
         'test/readme.e2e-spec.ts',
+        'test/readme-snippets.e2e-spec.ts',
         'test/shutdown.e2e-spec.ts',
+        'test/skipped-databases.e2e-spec.ts',
       ],
     },
   }),

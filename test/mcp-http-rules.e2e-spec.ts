@@ -1,5 +1,11 @@
 import { Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  ExpressAdapter,
+  type NestExpressApplication,
+} from '@nestjs/platform-express';
 import { Test, type TestingModule } from '@nestjs/testing';
+import express, { type RequestHandler } from 'express';
 import {
   LATEST_PROTOCOL_VERSION,
   McpDispatcher,
@@ -8,6 +14,7 @@ import {
 } from '@nestops/mcp';
 import { Operation, OperationMessages } from '@nestops/operations';
 import { request } from 'node:http';
+import { listen } from './support/sample-app';
 import type { RpcBody } from './support/json-rpc-shapes';
 import { MODERN_VERSION, modernRequest } from './support/modern-mcp';
 import {
@@ -193,6 +200,87 @@ describe('MCP HTTP body limit, maxBodySize: 1000', () => {
       expect(over.status).toBe(413);
     },
   );
+
+  it('answers 413 from a Content-Length over the limit, without waiting for the body', async () => {
+    const reply = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${running.baseUrl}/mcp`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': 2000,
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      // Ten bytes of the two thousand announced; the rest never comes.
+      req.write('{"jsonrpc"');
+    });
+    expect(reply).toBe(413);
+  });
+
+  it('answers 415, not 413, to a large body that is not JSON', async () => {
+    const reply = await rawPost(running.baseUrl, 'x'.repeat(2000), {
+      'content-type': 'text/plain',
+    });
+    expect(reply.status).toBe(415);
+  });
+});
+
+describe('MCP HTTP behind a body parser that runs before Nest', () => {
+  /** The app on an Express instance with `first` in front of everything. */
+  async function behind(first: RequestHandler): Promise<RunningApp> {
+    @Module({ imports: [McpModule.forRoot({ serverName: 'behind' })] })
+    class BehindModule {}
+    const server = express();
+    server.use(first);
+    const app = await NestFactory.create<NestExpressApplication>(
+      BehindModule,
+      new ExpressAdapter(server),
+      { logger: false },
+    );
+    return listen(app);
+  }
+
+  const PING = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' });
+  const JSON_TYPE = { 'content-type': 'application/json' };
+
+  it("answers from the parser's req.body (express.json())", async () => {
+    const running = await behind(express.json());
+    try {
+      const reply = await rawPost(running.baseUrl, PING, JSON_TYPE);
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.body)).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        result: {},
+      });
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('answers -32700 when the body was read but left unparsed', async () => {
+    const running = await behind((req, _res, next) => {
+      req.resume();
+      req.once('end', () => next());
+    });
+    try {
+      const reply = await rawPost(running.baseUrl, PING, JSON_TYPE);
+      expect(JSON.parse(reply.body)).toMatchObject({
+        id: null,
+        error: { code: -32700 },
+      });
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 @Injectable()

@@ -99,6 +99,21 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
       },
     );
 
+    it('answers a REST call without the permission 403, naming the permission', async () => {
+      const rest = await fetch(`${running.baseUrl}/orders`, {
+        method: 'POST',
+        headers: {
+          authorization: 'ApiKey dev-bob-key',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'x', amount: 1 }),
+      });
+      expect(rest.status).toBe(403);
+      expect(await rest.json()).toMatchObject({
+        message: "Permission 'orders.write' is missing.",
+      });
+    });
+
     it('accepts the key itself, with any spacing after the scheme', async () => {
       const rest = await fetch(`${running.baseUrl}/orders`, {
         headers: { authorization: 'ApiKey   dev-alice-key' },

@@ -1,4 +1,5 @@
-import { CallQueue } from './call-queue.js';
+import type { DataSource } from 'typeorm';
+import { CallQueue, callQueueOf } from './call-queue.js';
 
 /** A promise and the function that settles it. */
 function deferred<T = void>() {
@@ -45,5 +46,38 @@ describe('CallQueue', () => {
     expect(started).toBe(false);
     // The queue goes on after it.
     await expect(queue.run(() => Promise.resolve(7))).resolves.toBe(7);
+  });
+});
+
+describe('callQueueOf', () => {
+  /** What callQueueOf reads of a data source: its driver type. */
+  const dataSourceOf = (type: string) =>
+    ({ options: { type } }) as unknown as DataSource;
+
+  it.each([
+    'better-sqlite3',
+    'sqlite',
+    'capacitor',
+    'cordova',
+    'expo',
+    'nativescript',
+    'react-native',
+    'sqljs',
+  ])('queues the calls on %s, whose data source is one connection', (type) => {
+    expect(callQueueOf(dataSourceOf(type))).toBeInstanceOf(CallQueue);
+  });
+
+  it.each(['postgres', 'mysql', 'mariadb', 'mssql', 'oracle', 'cockroachdb'])(
+    'leaves the calls on %s concurrent: a pool of connections',
+    (type) => {
+      expect(callQueueOf(dataSourceOf(type))).toBeUndefined();
+    },
+  );
+
+  it('keeps one queue per data source', () => {
+    const one = dataSourceOf('better-sqlite3');
+    const other = dataSourceOf('better-sqlite3');
+    expect(callQueueOf(one)).toBe(callQueueOf(one));
+    expect(callQueueOf(one)).not.toBe(callQueueOf(other));
   });
 });

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { isJsonRequest } from './request-body.reader.js';
+import { PassThrough } from 'node:stream';
+import {
+  BodyTooLargeError,
+  isJsonRequest,
+  readBody,
+} from './request-body.reader.js';
 
 const withType = (type?: string) =>
   ({
@@ -32,4 +37,38 @@ describe('isJsonRequest', () => {
       expect(isJsonRequest(withType(type))).toBe(false);
     },
   );
+});
+
+describe('readBody', () => {
+  const asRequest = (stream: PassThrough) =>
+    stream as unknown as IncomingMessage;
+
+  it('reads the body as UTF-8, up to and including limit bytes', async () => {
+    const stream = new PassThrough();
+    const body = readBody(asRequest(stream), 6);
+    stream.write(Buffer.from('中', 'utf8').subarray(0, 1));
+    stream.end(
+      Buffer.concat([
+        Buffer.from('中', 'utf8').subarray(1),
+        Buffer.from('ok!'),
+      ]),
+    );
+    await expect(body).resolves.toBe('中ok!');
+  });
+
+  it('refuses one byte more with BodyTooLargeError', async () => {
+    const stream = new PassThrough();
+    const body = readBody(asRequest(stream), 6);
+    stream.end('1234567');
+    await expect(body).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it('fails when the request fails (a client that resets), rather than waiting for ever', async () => {
+    const stream = new PassThrough();
+    const body = readBody(asRequest(stream), 100);
+    stream.write('{"jsonrpc":');
+    const reset = new Error('aborted');
+    stream.destroy(reset);
+    await expect(body).rejects.toBe(reset);
+  });
 });

@@ -22,14 +22,16 @@ export function isJsonRequest(req: IncomingMessage): boolean {
 /**
  * Express middleware that reads a JSON body up to `limit` bytes and parses
  * it once for the endpoint; the stream is then finished, so the app's own
- * body parser (and its limit) skip this request.
+ * body parser (and its limit) skip this request. A body that a parser ahead
+ * of Nest has read already (an Express instance given to `ExpressAdapter`)
+ * is left to it.
  */
 export function bodyReader(
   limit: number,
   tooLarge: (res: ServerResponse) => void,
 ): (req: BodyRequest, res: ServerResponse, next: Next) => void {
   return (req, res, next) => {
-    if (!isJsonRequest(req) || BODY in req) {
+    if (!isJsonRequest(req) || BODY in req || req.readableEnded) {
       return next();
     }
     if (Number(req.headers['content-length'] ?? 0) > limit) {
