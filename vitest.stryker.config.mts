@@ -1,5 +1,8 @@
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.mjs';
+import { mutationGroup } from './scripts/mutation-groups.mjs';
+
+const group = mutationGroup();
 
 /**
  * The tests `npm run test:mutation` runs against each mutant: the unit specs
@@ -8,7 +11,7 @@ import base from './vitest.config.mjs';
  * there). Tests that spawn the sample or the CLI, pack the libraries,
  * compile the READMEs or run the benchmarks are left to `npm test`.
  */
-export default mergeConfig(
+const config = mergeConfig(
   base,
   defineConfig({
     test: {
@@ -30,3 +33,13 @@ export default mergeConfig(
     },
   }),
 );
+
+// mergeConfig joins arrays; these replace the base's: no global setup (it
+// builds the sample for the tests that spawn it, which do not run here), and
+// MUTATION_GROUP narrows the tests to its group's.
+config.test.globalSetup = [];
+if (group) {
+  config.test.include = group.tests;
+}
+
+export default config;
