@@ -15,7 +15,9 @@ export const MUTATION_GROUPS = {
       'libs/mcp/src/transports/outer-authenticator.ts',
       'libs/mcp/src/transports/request-headers.ts',
       'libs/mcp/src/transports/connection-turn.ts',
-      'libs/mcp/src/transports/json-rpc.answerer.ts',
+      'libs/mcp/src/transports/http-json-rpc.ts',
+      'libs/mcp/src/transports/http-response-stream.ts',
+      'libs/mcp/src/protocol/mcp-message.ts',
       'libs/mcp/src/transports/mcp-http.transport.ts',
       'libs/mcp/src/shutdown/connection-drain.ts',
     ],
@@ -27,6 +29,7 @@ export const MUTATION_GROUPS = {
       'test/hot-path.e2e-spec.ts',
       'test/guard-check.e2e-spec.ts',
       'test/i18n.e2e-spec.ts',
+      'test/response-stream.e2e-spec.ts',
     ],
   },
   // The stdio session of the command-line host

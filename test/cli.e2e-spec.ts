@@ -357,6 +357,30 @@ describe('mcp: the raw stdin/stdout contract', () => {
     expect((await session.close()).code).toBe(0);
   });
 
+  it('writes the messages a call sends ahead of its answer as lines of their own: three lines', async () => {
+    const session = RawSession.start(FIXTURE, []);
+    session.send(call(1, 'timing_report'));
+    await session.answer(1);
+    expect((await session.close()).code).toBe(0);
+    const note = (data: string) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data },
+    });
+    expect(session.answers).toEqual([
+      note('first'),
+      note('second'),
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          content: [{ type: 'text', text: '{"reported":2}' }],
+          structuredContent: { reported: 2 },
+        },
+      },
+    ]);
+  });
+
   it('finishes the calls under way when stdin closes, then exits 0', async () => {
     const session = RawSession.start(FIXTURE, []);
     session.send(call(1, 'timing_wait'));

@@ -1,4 +1,4 @@
-import { McpDispatcher } from '@nestops/mcp';
+import { OperationInvoker } from '@nestops/operations';
 import {
   startOuterAuthFixture,
   type RecordingLogger,
@@ -209,14 +209,14 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
     expect(logger.errors()).toEqual([]);
   });
 
-  describe('an unexpected failure of the dispatcher', () => {
+  describe('an unexpected failure while a message is served', () => {
     afterEach(() => {
       vi.restoreAllMocks();
     });
 
+    /** The next `times` calls fail unexpectedly, as a bug would. */
     function breakDispatcher(times: number): void {
-      const dispatcher = running.app.get(McpDispatcher);
-      const spy = vi.spyOn(dispatcher, 'dispatch');
+      const spy = vi.spyOn(running.app.get(OperationInvoker), 'invoke');
       for (let i = 0; i < times; i += 1) {
         spy.mockRejectedValueOnce(new Error('catalogue exploded'));
       }
@@ -224,7 +224,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
 
     it('a single message: 500 JSON-RPC -32603 with error.data.correlationId, logged with its stack', async () => {
       breakDispatcher(1);
-      const response = await post(baseUrl, rpcRequest(7, 'tools/list'), {
+      const response = await post(baseUrl, callTool(7, 'echo_say', {}), {
         'x-correlation-id': 'dispatch-1',
       });
       expect(response.status).toBe(500);
@@ -247,7 +247,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
 
     it('a single message without X-Correlation-Id: a new UUID, the one logged', async () => {
       breakDispatcher(1);
-      const response = await post(baseUrl, rpcRequest(8, 'tools/list'));
+      const response = await post(baseUrl, callTool(8, 'echo_say', {}));
       expect(response.status).toBe(500);
       const correlationId = response.json().error?.data.correlationId;
       expect(correlationId).toMatch(UUID);

@@ -1,8 +1,8 @@
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { McpDispatcher, McpModule } from '@nestops/mcp';
-import { Operation } from '@nestops/operations';
+import { McpModule } from '@nestops/mcp';
+import { Operation, OperationInvoker } from '@nestops/operations';
 import { connect, type Socket } from 'node:net';
 import type { RpcBody } from './support/json-rpc-shapes';
 import { listen, startSampleApp, type RunningApp } from './support/sample-app';
@@ -179,7 +179,8 @@ describe('MCP HTTP back-pressure: a client that pipelines and does not read', ()
   }
 
   it('handles its requests only as it reads the answers, then answers them all', async () => {
-    const dispatch = vi.spyOn(running.app.get(McpDispatcher), 'dispatch');
+    // Each tools/call served is one invocation.
+    const dispatch = vi.spyOn(running.app.get(OperationInvoker), 'invoke');
     const socket = connect(Number(new URL(running.baseUrl).port), '127.0.0.1');
     socket.pause();
     try {

@@ -15,7 +15,8 @@ import {
 } from 'nestjs-i18n';
 import { PassThrough } from 'node:stream';
 import { CLI_EXIT, runCli } from './cli/mcp-cli.js';
-import { McpDispatcher, type McpCallerContext } from './mcp.dispatcher.js';
+import type { McpCallerContext } from './mcp-caller.context.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpModule } from './mcp.module.js';
 import { McpTestClient } from './testing/mcp-test-client.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
@@ -26,8 +27,8 @@ import { McpStdioSession } from './transports/mcp-stdio.session.js';
  * invocation API, so each gets the same rules from it: the module's
  * `timeout` unless the carrier sets its own, one language for the call's
  * context and its failure text, and a refusal where the operation is not
- * exposed. Carriers: the dispatcher (through the JSON-RPC answerer that
- * HTTP and stdio share, and over a stdio session), the command line's
+ * exposed. Carriers: the dispatcher (which HTTP and stdio share, and over
+ * a stdio session), the command line's
  * `invoke` (runCli in process), McpTestClient and OperationTestClient.
  */
 

@@ -24,6 +24,10 @@ import {
   withAppSource,
 } from './mcp-server-identity.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
+import { McpAnswerWriter } from './protocol/answer.writer.js';
+import { LegacyEraHandler } from './protocol/legacy-era.handler.js';
+import { McpTools } from './protocol/mcp-tools.js';
+import { ModernEraHandler } from './protocol/modern-era.handler.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
 import { McpHttpTransport } from './transports/mcp-http.transport.js';
 
@@ -64,6 +68,10 @@ import { McpHttpTransport } from './transports/mcp-http.transport.js';
       inject: [MCP_SETTINGS],
     },
     McpToolCatalogue,
+    McpAnswerWriter,
+    McpTools,
+    LegacyEraHandler,
+    ModernEraHandler,
     McpDispatcher,
     McpHttpTransport,
     McpGuardCheck,

@@ -35,6 +35,7 @@ export type {
   InvocationResult,
 } from './invocation/invocation-options.interface.js';
 export type { SerializedResult } from './invocation/output-contract.js';
+export type { ResponseStream } from './invocation/response-stream.js';
 export { INVOCATION_DEFAULTS } from './invocation/invocation-defaults.js';
 export type { InvocationDefaults } from './invocation/invocation-defaults.js';
 export { AllowRawText } from './invocation/allow-raw-text.decorator.js';

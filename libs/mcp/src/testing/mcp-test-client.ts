@@ -2,8 +2,9 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { carrierHeaders, type TestHeaders } from '@nestops/operations/testing';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import { resultValue } from '../json-rpc/raw-json.js';
-import { McpDispatcher, type McpCallerContext } from '../mcp.dispatcher.js';
+import type { McpCallerContext } from '../mcp-caller.context.js';
+import { McpDispatcher } from '../mcp.dispatcher.js';
+import { resultValue } from '../protocol/answer.writer.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
 
 /**

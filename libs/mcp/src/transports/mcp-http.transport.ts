@@ -7,11 +7,8 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { Server, ServerResponse } from 'node:http';
-import { idOf } from '../json-rpc/json-rpc-envelope.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import { protocolEraOf } from '../json-rpc/protocol-era.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
 import {
   afterApplicationBootstrap,
@@ -20,20 +17,10 @@ import {
 import { ConnectionDrain } from '../shutdown/connection-drain.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { connectionTurn } from './connection-turn.js';
-import {
-  sendJson,
-  sendJsonParts,
-  sendJsonText,
-  sendProblem,
-} from './http-problem.js';
-import { preparedParts, stringifyRpc } from '../json-rpc/raw-json.js';
-import { JsonRpcAnswerer } from './json-rpc.answerer.js';
+import { sendJson, sendProblem } from './http-problem.js';
+import { HttpJsonRpc } from './http-json-rpc.js';
 import { isOriginAllowed } from './origin.policy.js';
 import { OuterAuthenticator } from './outer-authenticator.js';
-import {
-  checkRequestHeaders,
-  versionHeaderRefusal,
-} from './request-headers.js';
 import {
   BodyRequest,
   BodyTooLargeError,
@@ -53,7 +40,8 @@ interface ExpressLike {
 /**
  * The Streamable HTTP transport: `POST <path>`, one JSON-RPC message (or,
  * under protocol version 2025-03-26, a batch) per request and one
- * `application/json` answer; no SSE, no sessions. A 2026-07-28 request
+ * `application/json` answer, or an SSE stream when the call sends messages
+ * ahead of its answer and the POST accepts one; no sessions. A 2026-07-28 request
  * (by its body's `_meta`, or a 2026 `MCP-Protocol-Version`) must also carry
  * `MCP-Protocol-Version`, `Mcp-Method` and, on `tools/call`, `Mcp-Name`
  * headers that match its body. The route
@@ -71,7 +59,7 @@ export class McpHttpTransport
   private authenticator = new OuterAuthenticator(undefined, '', this.handle);
   /** Ends the HTTP server's connections within the grace period on shutdown. */
   private drain?: ConnectionDrain;
-  private readonly answerer: JsonRpcAnswerer;
+  private readonly rpc: HttpJsonRpc;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -81,7 +69,7 @@ export class McpHttpTransport
     private readonly modules: ModulesContainer,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {
-    this.answerer = new JsonRpcAnswerer(dispatcher);
+    this.rpc = new HttpJsonRpc(dispatcher);
     // The body is read before the app's own body parser, which the app
     // registers when it initialises, so `maxBodySize` holds whatever that
     // parser's limit is.
@@ -190,44 +178,7 @@ export class McpHttpTransport
       }
       throw error;
     }
-    const header = req.headers['mcp-protocol-version'];
-    const version = header === undefined ? undefined : String(header);
-    const era = protocolEraOf(message, version);
-    if (
-      era === 'legacy' &&
-      version !== undefined &&
-      !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
-    ) {
-      const error = McpProtocolError.unsupportedVersion(
-        version,
-        SUPPORTED_PROTOCOL_VERSIONS,
-      );
-      return sendJson(res, 400, error.toResponse(idOf(message)));
-    }
-    const mismatch =
-      era === 'modern' ? versionHeaderRefusal(req.headers, message) : undefined;
-    if (mismatch) {
-      return sendJson(res, 400, mismatch.toResponse(idOf(message)));
-    }
-    const answer = await this.answerer.answer(
-      message,
-      { headers: req.headers },
-      {
-        protocolVersion: version,
-        check: (request, protocolVersion) =>
-          checkRequestHeaders(req.headers, request, protocolVersion),
-      },
-    );
-    if (answer.body === undefined) {
-      res.writeHead(answer.status).end();
-      return;
-    }
-    const prepared = preparedParts(answer.body);
-    if (prepared) {
-      sendJsonParts(res, answer.status, [prepared.head, prepared.result, '}']);
-      return;
-    }
-    sendJsonText(res, answer.status, stringifyRpc(answer.body));
+    await this.rpc.answer(req.headers, message, res);
   }
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */

@@ -1,10 +1,11 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
+import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import { stringifyRpc } from '../json-rpc/raw-json.js';
-import type { McpCallerContext, McpDispatcher } from '../mcp.dispatcher.js';
-import { JsonRpcAnswerer } from './json-rpc.answerer.js';
+import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpDispatcher } from '../mcp.dispatcher.js';
+import { answerText } from '../protocol/answer.writer.js';
+import { classifyMessage } from '../protocol/mcp-message.js';
 
 /** How a stdio session reads, writes and calls. */
 export interface McpStdioSessionOptions {
@@ -36,11 +37,12 @@ export function asciiJson(text: string): string {
  * out, through the same dispatcher as HTTP. Each line is dispatched as soon
  * as it is read and answered when it finishes, so a slow call does not hold
  * back later ones; a malformed line gets its JSON-RPC error and the session
- * goes on. `run()` resolves once the input has ended and every call under
+ * goes on. A call may send messages ahead of its answer (its response
+ * stream): each is a line of its own, written as it is sent, until the
+ * answer's line. `run()` resolves once the input has ended and every call under
  * way has been answered.
  */
 export class McpStdioSession {
-  private readonly answerer: JsonRpcAnswerer;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly maxInFlight: number;
   private readonly decoder = new StringDecoder('utf8');
@@ -49,10 +51,9 @@ export class McpStdioSession {
   private tooLong = false;
 
   constructor(
-    dispatcher: McpDispatcher,
+    private readonly dispatcher: McpDispatcher,
     private readonly options: McpStdioSessionOptions,
   ) {
-    this.answerer = new JsonRpcAnswerer(dispatcher);
     this.maxInFlight = options.maxInFlight ?? 64;
   }
 
@@ -129,13 +130,15 @@ export class McpStdioSession {
 
   private async answer(message: unknown): Promise<void> {
     // No headers on stdio: a message's era is decided by its body alone.
-    const { body } = await this.answerer.answer(
-      message,
+    const stream = new LineStream((line) => this.write(line));
+    const response = await this.dispatcher.serve(
+      classifyMessage(message),
       this.options.caller,
-      {},
+      stream,
     );
-    if (body !== undefined) {
-      this.write(body);
+    stream.open = false;
+    if (response !== undefined) {
+      this.write(response);
     }
   }
 
@@ -159,7 +162,20 @@ export class McpStdioSession {
     }
   }
 
-  private write(body: JsonRpcResponse | readonly JsonRpcResponse[]): void {
-    this.options.output.write(`${asciiJson(stringifyRpc(body))}\n`);
+  private write(message: object): void {
+    this.options.output.write(`${asciiJson(answerText(message))}\n`);
+  }
+}
+
+/** A call's response stream on stdio: its lines, until its answer. */
+class LineStream implements ResponseStream {
+  open = true;
+
+  constructor(private readonly writeLine: (message: object) => void) {}
+
+  send(message: Readonly<Record<string, unknown>>): void {
+    if (this.open) {
+      this.writeLine(message);
+    }
   }
 }

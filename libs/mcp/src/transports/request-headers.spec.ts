@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonRpcRequest } from '../json-rpc/json-rpc.types.js';
+import { idOf } from '../json-rpc/json-rpc-envelope.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { classifyMessage, type McpRequest } from '../protocol/mcp-message.js';
 import {
   checkRequestHeaders,
   versionHeaderRefusal,
@@ -18,6 +20,29 @@ const HEADERS: IncomingHttpHeaders = {
   'mcp-method': 'tools/call',
   'mcp-name': 'orders_create',
 };
+/** A 2026 request as the classifier reads it, its `_meta` valid. */
+function served(request: JsonRpcRequest): McpRequest {
+  const classified = classifyMessage({
+    ...request,
+    params: {
+      ...request.params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+  if (classified.kind !== 'request') {
+    throw new Error(`not a request: ${JSON.stringify(request)}`);
+  }
+  return classified;
+}
+const refusalOf = (headers: IncomingHttpHeaders, message: unknown) =>
+  versionHeaderRefusal(
+    headers,
+    classifyMessage(message).bodyVersion,
+    idOf(message),
+  );
 const base64 = (text: string) =>
   `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
@@ -26,7 +51,7 @@ function mismatch(
   request: JsonRpcRequest = call,
 ): string {
   try {
-    checkRequestHeaders(headers, request, '2026-07-28');
+    checkRequestHeaders(headers, served(request));
   } catch (error) {
     expect(error).toBeInstanceOf(McpProtocolError);
     expect((error as McpProtocolError).rpcCode).toBe(-32020);
@@ -37,9 +62,7 @@ function mismatch(
 }
 
 const accepts = (headers: IncomingHttpHeaders, request = call) =>
-  expect(() =>
-    checkRequestHeaders(headers, request, '2026-07-28'),
-  ).not.toThrow();
+  expect(() => checkRequestHeaders(headers, served(request))).not.toThrow();
 
 describe('checkRequestHeaders', () => {
   it('accepts headers that match the body', () => {
@@ -188,7 +211,7 @@ describe('versionHeaderRefusal', () => {
   ])(
     'refuses a header that disagrees with %s: -32020, 400 at the transport',
     (_case, headers, message) => {
-      const refusal = versionHeaderRefusal(headers, message);
+      const refusal = refusalOf(headers, message);
       expect(refusal?.toResponse(7)).toEqual({
         jsonrpc: '2.0',
         id: 7,
@@ -228,6 +251,6 @@ describe('versionHeaderRefusal', () => {
       { ...named('2026-07-28'), id: undefined },
     ],
   ])('leaves %s alone', (_case, headers, message) => {
-    expect(versionHeaderRefusal(headers, message)).toBeUndefined();
+    expect(refusalOf(headers, message)).toBeUndefined();
   });
 });

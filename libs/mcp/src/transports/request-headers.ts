@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { idOf } from '../json-rpc/json-rpc-envelope.js';
-import type { JsonRpcRequest } from '../json-rpc/json-rpc.types.js';
+import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import { bodyProtocolVersion } from '../json-rpc/protocol-era.js';
+import type { McpRequest } from '../protocol/mcp-message.js';
 
 /** `=?base64?<value>?=`: a header value that is not plain ASCII, encoded. */
 const ENCODED = /^=\?base64\?(.*)\?=$/s;
@@ -22,12 +21,16 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function checkRequestHeaders(
   headers: IncomingHttpHeaders,
-  request: JsonRpcRequest,
-  protocolVersion: string,
+  request: McpRequest,
 ): void {
-  expectHeader(headers, 'MCP-Protocol-Version', protocolVersion, false);
+  expectHeader(
+    headers,
+    'MCP-Protocol-Version',
+    request.meta?.protocolVersion,
+    false,
+  );
   expectHeader(headers, 'Mcp-Method', request.method, false);
-  const name = request.params?.name;
+  const name = request.params.name;
   if (
     request.method === 'tools/call' &&
     (typeof name === 'string' || headers['mcp-name'] !== undefined)
@@ -37,9 +40,10 @@ export function checkRequestHeaders(
 }
 
 /**
- * The check that comes first on a 2026 request (a message with an id), before
- * its `_meta` and its version are judged: when the body names a protocol
- * version (a string), `MCP-Protocol-Version` must be present and equal it.
+ * The check that comes first on a 2026 request (a message with an id, `id`
+ * here), before its `_meta` and its version are judged: when the body names
+ * a protocol version (a string, `bodyVersion`), `MCP-Protocol-Version` must
+ * be present and equal it.
  * So a header and a body that disagree are a HeaderMismatch (`-32020`)
  * whatever either names, and only a version both name can be refused as one
  * this server does not speak (`-32022`). Returns the refusal, or undefined
@@ -47,14 +51,14 @@ export function checkRequestHeaders(
  */
 export function versionHeaderRefusal(
   headers: IncomingHttpHeaders,
-  message: unknown,
+  bodyVersion: string | undefined,
+  id: JsonRpcId | null,
 ): McpProtocolError | undefined {
-  const version = bodyProtocolVersion(message);
-  if (version === undefined || idOf(message) === null) {
+  if (bodyVersion === undefined || id === null) {
     return undefined;
   }
   try {
-    expectHeader(headers, 'MCP-Protocol-Version', version, false);
+    expectHeader(headers, 'MCP-Protocol-Version', bodyVersion, false);
     return undefined;
   } catch (error) {
     if (error instanceof McpProtocolError) {

@@ -5,6 +5,7 @@ import type { InvocationContext } from './invocation-context.interface.js';
 import type { InvocationOptions } from './invocation-options.interface.js';
 import type { CallPlan } from './call-plan.js';
 import type { OperationRequest } from './operation-request.js';
+import { CLOSED_RESPONSE_STREAM } from './response-stream.js';
 import { isTenantId } from './tenant-id.js';
 
 const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
@@ -46,6 +47,7 @@ export function createInvocationContext(
     get signal() {
       return abort.signal;
     },
+    responseStream: options.responseStream ?? CLOSED_RESPONSE_STREAM,
     serializeResult: (value: unknown) => serializer.serialize(value),
   });
 }

@@ -1,6 +1,7 @@
 import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
 import type { Carrier } from '../interfaces/operation-options.interface.js';
 import type { SerializedResult } from './output-contract.js';
+import type { ResponseStream } from './response-stream.js';
 
 /**
  * Everything known about one call of an operation. Handlers receive it as
@@ -31,6 +32,11 @@ export interface InvocationContext {
   readonly deadline: Date | undefined;
   /** Aborted when the call times out. */
   readonly signal: AbortSignal;
+  /**
+   * Messages to the caller before the answer (progress, log messages), on
+   * the carrier's stream; `open` says whether they reach anyone.
+   */
+  readonly responseStream: ResponseStream;
   /**
    * `value` serialised now as the carrier will send it, under the
    * operation's output contract, which throws when the result breaks it

@@ -1,5 +1,6 @@
 import type { OperationFailure } from '../errors/operation-failure.js';
 import type { Carrier } from '../interfaces/operation-options.interface.js';
+import type { ResponseStream } from './response-stream.js';
 
 /**
  * How a carrier asks for one call of an operation. Everything else a call
@@ -30,6 +31,11 @@ export interface InvocationOptions {
    * (`McpModule`'s `timeout`), else none.
    */
   readonly timeout?: number;
+  /**
+   * Where the call may send messages before its answer (the carrier's SSE
+   * or stdio stream). Default: a closed stream, which drops them.
+   */
+  readonly responseStream?: ResponseStream;
 }
 
 /**

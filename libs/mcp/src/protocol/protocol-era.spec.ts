@@ -1,9 +1,9 @@
-import { McpProtocolError } from './mcp-protocol.error.js';
-import {
-  bodyProtocolVersion,
-  protocolEraOf,
-  readRequestMeta,
-} from './protocol-era.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { classifyMessage } from './mcp-message.js';
+import { bodyProtocolVersion, readRequestMeta } from './protocol-era.js';
+
+const eraOf = (message: unknown, carrierVersion?: string) =>
+  classifyMessage(message, carrierVersion).era;
 
 const VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -28,7 +28,7 @@ function refusal(params: Record<string, unknown>): McpProtocolError {
   throw new Error(`readRequestMeta accepted ${JSON.stringify(params)}`);
 }
 
-describe('protocolEraOf', () => {
+describe('the era classifyMessage reads', () => {
   it.each<[string, unknown]>([
     ['a request with the version in _meta', request({ _meta: META })],
     [
@@ -52,7 +52,7 @@ describe('protocolEraOf', () => {
       },
     ],
   ])('%s is modern', (_case, message) => {
-    expect(protocolEraOf(message)).toBe('modern');
+    expect(eraOf(message)).toBe('modern');
   });
 
   it.each<[string, unknown]>([
@@ -77,18 +77,18 @@ describe('protocolEraOf', () => {
     ['a batch', [request({ _meta: META })]],
     ['not an object', 'tools/list'],
   ])('%s is legacy', (_case, message) => {
-    expect(protocolEraOf(message)).toBe('legacy');
+    expect(eraOf(message)).toBe('legacy');
   });
 
   it('a 2026 version named by the carrier makes any message modern', () => {
-    expect(protocolEraOf(request(), '2026-07-28')).toBe('modern');
-    expect(protocolEraOf([request()], '2026-07-28')).toBe('modern');
+    expect(eraOf(request(), '2026-07-28')).toBe('modern');
+    expect(eraOf([request()], '2026-07-28')).toBe('modern');
   });
 
   it.each(['2025-11-25', '2025-03-26', '1999-01-01', undefined])(
     'the carrier naming %s leaves a message without _meta legacy',
     (version) => {
-      expect(protocolEraOf(request(), version)).toBe('legacy');
+      expect(eraOf(request(), version)).toBe('legacy');
     },
   );
 });

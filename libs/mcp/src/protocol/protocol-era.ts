@@ -3,8 +3,8 @@ import {
   SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../mcp.constants.js';
-import { isRecord } from './json-rpc-envelope.js';
-import { McpProtocolError } from './mcp-protocol.error.js';
+import { isRecord } from '../json-rpc/json-rpc-envelope.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 
 /**
  * The protocol era of a message: `modern` is 2026-07-28 and later (every
@@ -38,37 +38,11 @@ export interface RequestMeta {
   readonly protocolVersion: string;
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
-   * The log level the client asked for. This server sends no
-   * `notifications/message` (its answers are single JSON messages), so a
-   * request that asks for none gets none either.
+   * The log level the client asked for. The library itself sends no
+   * `notifications/message`, so a request that asks for none gets none
+   * from it.
    */
   readonly logLevel?: string;
-}
-
-function metaOf(message: unknown): unknown {
-  const params = isRecord(message) ? message.params : undefined;
-  return isRecord(params) ? params._meta : undefined;
-}
-
-/**
- * The era of one parsed message, decided by its body: a message whose
- * `params._meta` carries `io.modelcontextprotocol/protocolVersion` is
- * modern, anything else legacy. A carrier that also names a version outside
- * the body (HTTP's `MCP-Protocol-Version` header) passes it as
- * `carrierVersion`: a modern version there makes the message modern too, so
- * a body without the `_meta` field is reported as missing it rather than
- * served as a 2025 request. stdio passes none.
- */
-export function protocolEraOf(
-  message: unknown,
-  carrierVersion?: string,
-): ProtocolEra {
-  const meta = metaOf(message);
-  return (isRecord(meta) && Object.hasOwn(meta, PROTOCOL_VERSION_META)) ||
-    (carrierVersion !== undefined &&
-      MODERN_PROTOCOL_VERSIONS.includes(carrierVersion))
-    ? 'modern'
-    : 'legacy';
 }
 
 /**
@@ -134,4 +108,10 @@ export function readRequestMeta(
     clientCapabilities: capabilities,
     ...(logLevel === undefined ? {} : { logLevel }),
   };
+}
+
+/** A message's `params._meta`, whatever it holds. */
+export function metaOf(message: unknown): unknown {
+  const params = isRecord(message) ? message.params : undefined;
+  return isRecord(params) ? params._meta : undefined;
 }

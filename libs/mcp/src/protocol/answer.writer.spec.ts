@@ -1,0 +1,158 @@
+import type { InvocationResult, OperationFailure } from '@nestops/operations';
+import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import {
+  answerParts,
+  answerText,
+  McpAnswerWriter,
+  RawJson,
+  resultValue,
+} from './answer.writer.js';
+
+const writer = () =>
+  new McpAnswerWriter(
+    resolveMcpOptions({ serverName: 'desk', serverVersion: '1.2.3' }),
+  );
+const META = {
+  'io.modelcontextprotocol/serverInfo': { name: 'desk', version: '1.2.3' },
+};
+const ok = (value: unknown): InvocationResult => ({
+  ok: true,
+  value,
+  json: JSON.stringify(value),
+});
+/** A written result read back, as a client reads it. */
+const read = (written: RawJson | object) =>
+  written instanceof RawJson ? (JSON.parse(written.text) as unknown) : written;
+
+describe('McpAnswerWriter', () => {
+  describe('a successful tool result, around the call JSON text', () => {
+    it.each<[string, unknown, boolean, boolean]>([
+      ['an object', { id: 1, name: 'Ada' }, true, true],
+      ['an array', [1, 2], false, true],
+      ['a string', 'done', false, true],
+      ['null', null, false, true],
+    ])(
+      '%s: structuredContent in 2025 only for an object (%s), in 2026 for any JSON value',
+      (_case, value, legacyStructured, modernStructured) => {
+        const text = JSON.stringify(value);
+        expect(read(writer().toolResult(ok(value), 'legacy'))).toEqual({
+          content: [{ type: 'text', text }],
+          ...(legacyStructured ? { structuredContent: value } : {}),
+        });
+        expect(read(writer().toolResult(ok(value), 'modern'))).toEqual({
+          resultType: 'complete',
+          content: [{ type: 'text', text }],
+          ...(modernStructured ? { structuredContent: value } : {}),
+          _meta: META,
+        });
+      },
+    );
+
+    it('an undefined value has no structuredContent in either era', () => {
+      const result: InvocationResult = {
+        ok: true,
+        value: undefined,
+        json: 'null',
+      };
+      expect(read(writer().toolResult(result, 'modern'))).not.toHaveProperty(
+        'structuredContent',
+      );
+      expect(read(writer().toolResult(result, 'legacy'))).not.toHaveProperty(
+        'structuredContent',
+      );
+    });
+
+    it('writes the JSON text as it is: the same characters in text and structuredContent', () => {
+      const json = '{"b":2,"a":"\\u00e9"}';
+      const written = writer().toolResult(
+        { ok: true, value: { b: 2, a: 'é' }, json },
+        'legacy',
+      ) as RawJson;
+      expect(written.text).toBe(
+        `{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json}}`,
+      );
+      expect(written.reused).toBe(false);
+    });
+  });
+
+  it('a failure: isError with its text, and in 2026 the 2026 members', () => {
+    const failed: InvocationResult = {
+      ok: false,
+      failure: {} as OperationFailure,
+      text: 'SECURITY_DENIED_001: Access denied.',
+    };
+    const content = [{ type: 'text', text: failed.text }];
+    expect(writer().toolResult(failed, 'legacy')).toEqual({
+      content,
+      isError: true,
+    });
+    expect(writer().toolResult(failed, 'modern')).toEqual({
+      resultType: 'complete',
+      content,
+      isError: true,
+      _meta: META,
+    });
+  });
+
+  it('prepares each tools/list once per era and language, reused', () => {
+    const w = writer();
+    const build = vi.fn(() => ({ tools: [] }));
+    const first = w.toolList('legacy', 'en-US', build);
+    expect(w.toolList('legacy', 'en-US', build)).toBe(first);
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(first.reused).toBe(true);
+    expect(JSON.parse(first.text)).toEqual({ tools: [] });
+    const modern = w.toolList('modern', 'en-US', build);
+    expect(JSON.parse(modern.text)).toEqual({
+      resultType: 'complete',
+      tools: [],
+      _meta: META,
+    });
+    w.toolList('legacy', 'zh-CN', build);
+    expect(build).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('answerText and answerParts', () => {
+  const prepared = new RawJson('{"tools":[]}', true);
+  const once = new RawJson('{"content":[]}');
+
+  it('writes a prepared result in place, anything else as JSON', () => {
+    expect(answerText({ jsonrpc: '2.0', id: 'a', result: prepared })).toBe(
+      '{"jsonrpc":"2.0","id":"a","result":{"tools":[]}}',
+    );
+    expect(answerText({ jsonrpc: '2.0', id: 1, result: { x: 1 } })).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"x":1}}',
+    );
+    expect(
+      answerText([
+        { jsonrpc: '2.0', id: 1, result: once },
+        { jsonrpc: '2.0', id: 2, result: {} },
+      ]),
+    ).toBe(
+      '[{"jsonrpc":"2.0","id":1,"result":{"content":[]}},{"jsonrpc":"2.0","id":2,"result":{}}]',
+    );
+    expect(
+      answerText({ jsonrpc: '2.0', method: 'notifications/message' }),
+    ).toBe('{"jsonrpc":"2.0","method":"notifications/message"}');
+  });
+
+  it('splits only a single response with a reused prepared result, its bytes as they are', () => {
+    const parts = answerParts({ jsonrpc: '2.0', id: 7, result: prepared });
+    expect(parts?.[0]).toBe('{"jsonrpc":"2.0","id":7,"result":');
+    expect(parts?.[1]).toBe(prepared.bytes);
+    expect(parts?.[2]).toBe('}');
+    expect(
+      answerParts({ jsonrpc: '2.0', id: 7, result: once }),
+    ).toBeUndefined();
+    expect(
+      answerParts([{ jsonrpc: '2.0', id: 7, result: prepared }]),
+    ).toBeUndefined();
+  });
+
+  it('reads a prepared result back as a value', () => {
+    expect(resultValue(prepared)).toEqual({ tools: [] });
+    expect(resultValue({ a: 1 })).toEqual({ a: 1 });
+    expect(JSON.stringify({ result: once })).toBe('{"result":{"content":[]}}');
+  });
+});

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ResponseStream } from '@nestops/operations';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import type { McpCallerContext } from '../mcp-caller.context.js';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../mcp.constants.js';
+import type { McpRequest } from './mcp-message.js';
+import { McpTools } from './mcp-tools.js';
+
+/**
+ * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`),
+ * answered exactly as before 2026-07-28 existed; any other method is
+ * `-32601`.
+ */
+@Injectable()
+export class LegacyEraHandler {
+  /** @internal Made by Nest's injector. */
+  constructor(
+    private readonly tools: McpTools,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+  ) {}
+
+  answer(
+    request: McpRequest,
+    caller: McpCallerContext,
+    responseStream?: ResponseStream,
+  ): unknown {
+    switch (request.method) {
+      case 'initialize':
+        return this.initialize(request.params.protocolVersion);
+      case 'ping':
+        return {};
+      case 'tools/list':
+        return this.tools.list('legacy', caller);
+      case 'tools/call':
+        return this.tools.call(
+          'legacy',
+          request.params,
+          caller,
+          responseStream,
+        );
+      default:
+        throw McpProtocolError.methodNotFound(request.method);
+    }
+  }
+
+  private initialize(requested: unknown): unknown {
+    const { serverName, serverVersion, instructions } = this.settings;
+    return {
+      protocolVersion:
+        typeof requested === 'string' &&
+        SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+          ? requested
+          : LATEST_PROTOCOL_VERSION,
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: serverName, version: serverVersion },
+      ...(instructions ? { instructions } : {}),
+    };
+  }
+}

@@ -1,0 +1,106 @@
+import { classifyMessage } from './mcp-message.js';
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+describe('classifyMessage', () => {
+  it('reads a 2025 request once: its id, method, params, no meta', () => {
+    expect(
+      classifyMessage({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'x' },
+      }),
+    ).toEqual({
+      kind: 'request',
+      era: 'legacy',
+      bodyVersion: undefined,
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'x' },
+      meta: undefined,
+    });
+  });
+
+  it('reads a 2026 request with its _meta; params default to {}', () => {
+    const message = {
+      jsonrpc: '2.0',
+      id: 'a',
+      method: 'tools/list',
+      params: { _meta: META },
+    };
+    expect(classifyMessage(message)).toMatchObject({
+      kind: 'request',
+      era: 'modern',
+      bodyVersion: '2026-07-28',
+      meta: { protocolVersion: '2026-07-28', clientCapabilities: {} },
+    });
+    expect(
+      classifyMessage({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    ).toMatchObject({ params: {} });
+  });
+
+  it('notifications and client responses are not answered', () => {
+    expect(
+      classifyMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    ).toEqual({ kind: 'notification', era: 'legacy', bodyVersion: undefined });
+    expect(classifyMessage({ jsonrpc: '2.0', id: 9, result: {} })).toEqual({
+      kind: 'response',
+      era: 'legacy',
+      bodyVersion: undefined,
+    });
+  });
+
+  it('refuses a message that is not JSON-RPC 2.0 with -32600, echoing a usable id', () => {
+    const refused = classifyMessage({ jsonrpc: '1.0', id: 4, method: 'ping' });
+    expect(refused).toMatchObject({ kind: 'refused', id: 4, era: 'legacy' });
+    expect(refused.kind === 'refused' && refused.error.rpcCode).toBe(-32600);
+    expect(classifyMessage('ping')).toMatchObject({
+      kind: 'refused',
+      id: null,
+    });
+  });
+
+  it('refuses a 2026 request with a bad _meta (-32602) or a version not spoken (-32022)', () => {
+    const bad = classifyMessage({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 2026 } },
+    });
+    expect(bad).toMatchObject({ kind: 'refused', era: 'modern', id: 1 });
+    expect(bad.kind === 'refused' && bad.error.rpcCode).toBe(-32602);
+    const unknown = classifyMessage({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/list',
+      params: {
+        _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 'v9' },
+      },
+    });
+    expect(unknown).toMatchObject({ kind: 'refused', bodyVersion: 'v9' });
+    expect(unknown.kind === 'refused' && unknown.error.rpcCode).toBe(-32022);
+  });
+
+  it('a 2026 carrier version makes a request without _meta a refused 2026 one', () => {
+    const refused = classifyMessage(
+      { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+      '2026-07-28',
+    );
+    expect(refused).toMatchObject({ kind: 'refused', era: 'modern', id: 5 });
+    expect(refused.kind === 'refused' && refused.error.rpcCode).toBe(-32602);
+  });
+
+  it('reads no _meta of a 2026 notification', () => {
+    expect(
+      classifyMessage({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 1 } },
+      }),
+    ).toEqual({ kind: 'notification', era: 'modern', bodyVersion: undefined });
+  });
+});

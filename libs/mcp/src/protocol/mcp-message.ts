@@ -1,0 +1,101 @@
+import { idOf, isRecord, readEnvelope } from '../json-rpc/json-rpc-envelope.js';
+import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import {
+  bodyProtocolVersion,
+  metaOf,
+  PROTOCOL_VERSION_META,
+  type ProtocolEra,
+  readRequestMeta,
+  type RequestMeta,
+} from './protocol-era.js';
+
+type Params = Readonly<Record<string, unknown>>;
+
+interface Classified {
+  /** The revision whose rules the message is served by. */
+  readonly era: ProtocolEra;
+  /**
+   * The version the body names in `_meta` as a string, supported or not:
+   * what a carrier with its own copy (HTTP's `MCP-Protocol-Version`)
+   * compares with.
+   */
+  readonly bodyVersion: string | undefined;
+}
+
+/** A request to serve: valid JSON-RPC and, in 2026, a valid `_meta`. */
+export interface McpRequest extends Classified {
+  readonly kind: 'request';
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: Params;
+  /** What a 2026 request's `_meta` says; undefined for a 2025 request. */
+  readonly meta: RequestMeta | undefined;
+}
+
+/** A message answered by an error without being served. */
+export interface McpRefusedMessage extends Classified {
+  readonly kind: 'refused';
+  /** The id to echo; null when the message has no usable one. */
+  readonly id: JsonRpcId | null;
+  readonly error: McpProtocolError;
+}
+
+/** Notifications and the client's responses: nothing is answered. */
+export interface McpUnansweredMessage extends Classified {
+  readonly kind: 'notification' | 'response';
+}
+
+/** What one parsed message is, read once for everyone who handles it. */
+export type McpMessage = McpRequest | McpRefusedMessage | McpUnansweredMessage;
+
+/**
+ * Reads one parsed message into what it is: its era, then its JSON-RPC
+ * envelope (`-32600` when it is not JSON-RPC 2.0), then, for a 2026
+ * request, its `_meta` (`-32602`, `-32022`). The era is decided by the
+ * body: a message whose `params._meta` carries
+ * `io.modelcontextprotocol/protocolVersion` is modern, anything else legacy.
+ * A carrier that also names a version outside the body (HTTP's
+ * `MCP-Protocol-Version`) passes it as `carrierVersion`: a 2026 version
+ * there makes the message modern too, so a body without the `_meta` field
+ * is refused as missing it rather than served as a 2025 request.
+ */
+export function classifyMessage(
+  message: unknown,
+  carrierVersion?: string,
+): McpMessage {
+  const era = eraOf(message, carrierVersion);
+  const bodyVersion = bodyProtocolVersion(message);
+  try {
+    const incoming = readEnvelope(message);
+    if (incoming.kind !== 'request') {
+      return { kind: incoming.kind, era, bodyVersion };
+    }
+    const { request } = incoming;
+    const params: Params = request.params ?? {};
+    return {
+      kind: 'request',
+      era,
+      bodyVersion,
+      id: request.id,
+      method: request.method,
+      params,
+      meta: era === 'modern' ? readRequestMeta(params) : undefined,
+    };
+  } catch (error) {
+    if (error instanceof McpProtocolError) {
+      return { kind: 'refused', era, bodyVersion, id: idOf(message), error };
+    }
+    throw error;
+  }
+}
+
+function eraOf(message: unknown, carrierVersion: string | undefined) {
+  const meta = metaOf(message);
+  return (isRecord(meta) && Object.hasOwn(meta, PROTOCOL_VERSION_META)) ||
+    (carrierVersion !== undefined &&
+      MODERN_PROTOCOL_VERSIONS.includes(carrierVersion))
+    ? 'modern'
+    : 'legacy';
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import {
+  OperationInvoker,
+  OperationMessages,
+  type ResponseStream,
+} from '@nestops/operations';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import type { McpCallerContext } from '../mcp-caller.context.js';
+import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { McpAnswerWriter, type RawJson } from './answer.writer.js';
+import type { ProtocolEra } from './protocol-era.js';
+
+/**
+ * `tools/list` and `tools/call`, the methods both eras have, each written
+ * in its era's shape.
+ */
+@Injectable()
+export class McpTools {
+  /** @internal Made by Nest's injector. */
+  constructor(
+    private readonly catalogue: McpToolCatalogue,
+    private readonly invoker: OperationInvoker,
+    private readonly messages: OperationMessages,
+    private readonly writer: McpAnswerWriter,
+  ) {}
+
+  /**
+   * The tool list in the caller's language; in 2026 sorted by name, with
+   * cache hints (`"public"` when it is the same in every language).
+   */
+  list(era: ProtocolEra, caller: McpCallerContext): RawJson {
+    const locale = this.messages.callerLocale(caller.headers, caller.locale);
+    return this.writer.toolList(era, locale, () =>
+      era === 'legacy'
+        ? { tools: this.catalogue.tools(locale) }
+        : {
+            tools: this.catalogue.toolsByName(locale),
+            ...this.writer.cacheHints(this.catalogue.isSameInEveryLanguage()),
+          },
+    );
+  }
+
+  /**
+   * A call: its params read (`-32602` for a missing name, an unknown tool
+   * or arguments that are not an object), then the operation called
+   * through the one invocation API, with the carrier's response stream.
+   */
+  async call(
+    era: ProtocolEra,
+    params: Readonly<Record<string, unknown>>,
+    caller: McpCallerContext,
+    responseStream: ResponseStream | undefined,
+  ): Promise<RawJson | object> {
+    const name = params.name;
+    if (typeof name !== 'string') {
+      throw McpProtocolError.missingToolName();
+    }
+    const entry = this.catalogue.find(name);
+    if (!entry) {
+      throw McpProtocolError.unknownTool(name);
+    }
+    const input = params.arguments === undefined ? {} : params.arguments;
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw McpProtocolError.argumentsNotObject();
+    }
+    const result = await this.invoker.invoke(entry.operation.id, {
+      carrier: 'mcp',
+      target: name,
+      headers: caller.headers,
+      locale: caller.locale,
+      input,
+      timeout: caller.timeout,
+      responseStream,
+    });
+    return this.writer.toolResult(result, era);
+  }
+}

@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ResponseStream } from '@nestops/operations';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import type { McpCallerContext } from '../mcp-caller.context.js';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { SPOKEN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { McpAnswerWriter } from './answer.writer.js';
+import type { McpRequest } from './mcp-message.js';
+import { McpTools } from './mcp-tools.js';
+
+/**
+ * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
+ * checks passed: `server/discover`, `tools/list`, `tools/call`, each result
+ * with `resultType: "complete"`; any other method (`initialize` and `ping`
+ * included) is `-32601`.
+ */
+@Injectable()
+export class ModernEraHandler {
+  /** @internal Made by Nest's injector. */
+  constructor(
+    private readonly tools: McpTools,
+    private readonly writer: McpAnswerWriter,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+  ) {}
+
+  answer(
+    request: McpRequest,
+    caller: McpCallerContext,
+    responseStream?: ResponseStream,
+  ): unknown {
+    switch (request.method) {
+      case 'server/discover':
+        return this.discover();
+      case 'tools/list':
+        return this.tools.list('modern', caller);
+      case 'tools/call':
+        return this.tools.call(
+          'modern',
+          request.params,
+          caller,
+          responseStream,
+        );
+      default:
+        throw McpProtocolError.methodNotFound(request.method);
+    }
+  }
+
+  private discover(): object {
+    const { instructions } = this.settings;
+    return this.writer.modern({
+      supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
+      capabilities: { tools: { listChanged: false } },
+      ...(instructions ? { instructions } : {}),
+      // Nothing in it depends on who asks.
+      ...this.writer.cacheHints(true),
+    });
+  }
+}

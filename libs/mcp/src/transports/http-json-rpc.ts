@@ -1,0 +1,200 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { idOf } from '../json-rpc/json-rpc-envelope.js';
+import {
+  JSON_RPC_INTERNAL_ERROR,
+  JSON_RPC_INVALID_REQUEST,
+  JSON_RPC_METHOD_NOT_FOUND,
+  JSON_RPC_PARSE_ERROR,
+  type JsonRpcResponse,
+  MCP_HEADER_MISMATCH,
+  MCP_UNSUPPORTED_PROTOCOL_VERSION,
+} from '../json-rpc/json-rpc.types.js';
+import {
+  INVALID_REQUEST_META,
+  McpProtocolError,
+} from '../json-rpc/mcp-protocol.error.js';
+import {
+  BATCH_PROTOCOL_VERSIONS,
+  MAX_BATCH_SIZE,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../mcp.constants.js';
+import type { McpDispatcher } from '../mcp.dispatcher.js';
+import { answerParts, answerText } from '../protocol/answer.writer.js';
+import { classifyMessage, type McpMessage } from '../protocol/mcp-message.js';
+import type { ProtocolEra } from '../protocol/protocol-era.js';
+import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
+import {
+  acceptsEventStream,
+  HttpResponseStream,
+} from './http-response-stream.js';
+import {
+  checkRequestHeaders,
+  versionHeaderRefusal,
+} from './request-headers.js';
+
+/**
+ * The JSON-RPC content of one POST, answered over HTTP. The message is
+ * classified once, with the POST's `MCP-Protocol-Version`; the carrier's
+ * rules are checked before it is dispatched (a 2025 request's header
+ * version must be one spoken here; a 2026 request's `MCP-Protocol-Version`,
+ * `Mcp-Method` and `Mcp-Name` must match its body); then the dispatcher
+ * serves it and the answer is written with its status, as JSON or, when the
+ * call sent messages ahead of it, as the last event of an SSE stream. Under
+ * a protocol version that has them, a JSON-RPC batch's messages are served
+ * one after another, each on its own.
+ */
+export class HttpJsonRpc {
+  constructor(private readonly dispatcher: McpDispatcher) {}
+
+  async answer(
+    headers: IncomingHttpHeaders,
+    message: unknown,
+    res: ServerResponse,
+  ): Promise<void> {
+    const header = headers['mcp-protocol-version'];
+    const version = header === undefined ? undefined : String(header);
+    if (
+      Array.isArray(message) &&
+      version !== undefined &&
+      BATCH_PROTOCOL_VERSIONS.includes(version)
+    ) {
+      return this.batch(headers, message, res);
+    }
+    const classified = classifyMessage(message, version);
+    const refusal = carrierRefusal(headers, classified, message, version);
+    if (refusal) {
+      return sendJson(res, 400, refusal);
+    }
+    const stream = new HttpResponseStream(res, acceptsEventStream(headers));
+    const response = await this.dispatcher.serve(
+      classified,
+      { headers },
+      stream,
+    );
+    if (stream.finish(response)) {
+      return;
+    }
+    if (response === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    const status = statusOf(response, classified.era);
+    const parts = answerParts(response);
+    if (parts) {
+      return sendJsonParts(res, status, parts);
+    }
+    sendJsonText(res, status, answerText(response));
+  }
+
+  private async batch(
+    headers: IncomingHttpHeaders,
+    messages: readonly unknown[],
+    res: ServerResponse,
+  ): Promise<void> {
+    const classified = messages.map((each) => classifyMessage(each));
+    const problem =
+      messages.length === 0
+        ? 'the batch is empty'
+        : messages.length > MAX_BATCH_SIZE
+          ? `a batch holds at most ${MAX_BATCH_SIZE} messages`
+          : classified.some((each) => each.era === 'modern')
+            ? 'a 2026-07-28 request (one with a protocol version in its _meta) cannot be part of a batch'
+            : undefined;
+    if (problem) {
+      return sendJson(
+        res,
+        400,
+        McpProtocolError.invalidRequest(problem).toResponse(null),
+      );
+    }
+    const responses: JsonRpcResponse[] = [];
+    for (const each of classified) {
+      const response = await this.dispatcher.serve(each, { headers });
+      if (response) {
+        responses.push(response);
+      }
+    }
+    if (responses.length === 0) {
+      res.writeHead(202).end();
+      return;
+    }
+    sendJsonText(res, 200, answerText(responses));
+  }
+}
+
+/**
+ * The error answer of a message the carrier's own rules refuse before it is
+ * served, or undefined. A 2025 message under an `MCP-Protocol-Version` not
+ * spoken here: `-32022`. A 2026 one: first the header's version against the
+ * body's (`-32020` whatever either names), then, once its `_meta` is valid,
+ * the other headers against the request (`-32020`).
+ */
+function carrierRefusal(
+  headers: IncomingHttpHeaders,
+  classified: McpMessage,
+  message: unknown,
+  version: string | undefined,
+): JsonRpcResponse | undefined {
+  if (classified.era === 'legacy') {
+    return version !== undefined &&
+      !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+      ? McpProtocolError.unsupportedVersion(
+          version,
+          SUPPORTED_PROTOCOL_VERSIONS,
+        ).toResponse(idOf(message))
+      : undefined;
+  }
+  const mismatch = versionHeaderRefusal(
+    headers,
+    classified.bodyVersion,
+    idOf(message),
+  );
+  if (mismatch) {
+    return mismatch.toResponse(idOf(message));
+  }
+  if (classified.kind !== 'request') {
+    return undefined;
+  }
+  try {
+    checkRequestHeaders(headers, classified);
+    return undefined;
+  } catch (error) {
+    if (error instanceof McpProtocolError) {
+      return error.toResponse(classified.id);
+    }
+    throw error;
+  }
+}
+
+/**
+ * A single message's status: `400` when the POST itself was bad, `500` when
+ * the server failed. A 2026 request also gets `400` for a bad `_meta`
+ * (`-32602` with `PROTOCOLS_VALIDATION_005`), headers that disagree
+ * (`-32020`) or a version not spoken (`-32022`), and `404` for a method it
+ * does not have; its other errors (an unknown tool, say) are answers, `200`,
+ * as in 2025.
+ */
+function statusOf(response: JsonRpcResponse, era: ProtocolEra): number {
+  if (!('error' in response)) {
+    return 200;
+  }
+  const { code, data } = response.error;
+  switch (code) {
+    case JSON_RPC_PARSE_ERROR:
+    case JSON_RPC_INVALID_REQUEST:
+      return 400;
+    case JSON_RPC_INTERNAL_ERROR:
+      return 500;
+  }
+  if (era === 'legacy') {
+    return 200;
+  }
+  if (code === JSON_RPC_METHOD_NOT_FOUND) {
+    return 404;
+  }
+  return code === MCP_HEADER_MISMATCH ||
+    code === MCP_UNSUPPORTED_PROTOCOL_VERSION ||
+    data.code === INVALID_REQUEST_META
+    ? 400
+    : 200;
+}

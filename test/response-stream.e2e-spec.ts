@@ -1,0 +1,197 @@
+import { Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpModule } from '@nestops/mcp';
+import { type InvocationContext, Operation } from '@nestops/operations';
+import { ClientV1, CLIENT_INFO } from './support/mcp-clients';
+import { listen, type RunningApp } from './support/sample-app';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+/** What the streaming operation saw of its stream, per call. */
+const seen: { openBefore: boolean; openAfter?: boolean }[] = [];
+
+const note = (data: string) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { level: 'info', data },
+});
+
+@Injectable()
+class StreamingOperations {
+  /** Sends two messages ahead of its answer, then one after it. */
+  @Operation({
+    id: 'streaming.report',
+    description: 'Reports twice, then answers.',
+  })
+  async report(_input: unknown, context: InvocationContext) {
+    const { responseStream } = context;
+    const record: (typeof seen)[number] = { openBefore: responseStream.open };
+    seen.push(record);
+    responseStream.send(note('first'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    responseStream.send(note('second'));
+    setTimeout(() => {
+      record.openAfter = responseStream.open;
+      responseStream.send(note('too late'));
+    }, 20);
+    return { done: true };
+  }
+
+  /** Sends nothing. */
+  @Operation({ id: 'streaming.quiet', description: 'Answers at once.' })
+  quiet() {
+    return { done: true };
+  }
+}
+
+@Module({
+  imports: [McpModule.forRoot({ serverName: 'streams' })],
+  providers: [StreamingOperations],
+})
+class StreamingModule {}
+
+const call = (id: number, name: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {} },
+});
+
+const RESULT = {
+  content: [{ type: 'text', text: '{"done":true}' }],
+  structuredContent: { done: true },
+};
+
+async function post(baseUrl: string, body: unknown, accept?: string) {
+  const response = await fetch(new URL('/mcp', baseUrl), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(accept === undefined ? {} : { Accept: accept }),
+    },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    text: await response.text(),
+  };
+}
+
+/** The `data` of each SSE event, parsed. */
+function events(text: string): unknown[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const lines = block.split('\n');
+      expect(lines[0]).toBe('event: message');
+      expect(lines).toHaveLength(2);
+      return JSON.parse(lines[1].replace(/^data: /, ''));
+    });
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+describe('a call sending messages ahead of its answer (the response stream)', () => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await listen(
+      await NestFactory.create<NestExpressApplication>(StreamingModule, {
+        logger: ['error', 'warn'],
+      }),
+    );
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  describe('over HTTP', () => {
+    it('with Accept: application/json, text/event-stream: an SSE answer, the two messages then the result', async () => {
+      const response = await post(
+        running.baseUrl,
+        call(1, 'streaming_report'),
+        'application/json, text/event-stream',
+      );
+      expect(response.status).toBe(200);
+      expect(response.type).toBe('text/event-stream');
+      expect(events(response.text)).toEqual([
+        note('first'),
+        note('second'),
+        { jsonrpc: '2.0', id: 1, result: RESULT },
+      ]);
+      await settle();
+      expect(seen).toEqual([{ openBefore: true, openAfter: false }]);
+    });
+
+    it.each([
+      ['application/json', 'application/json'],
+      ['*/* (what curl sends)', '*/*'],
+      ['text/event-stream;q=0', 'application/json, text/event-stream;q=0'],
+      ['no Accept header', undefined],
+    ])(
+      'with Accept %s: the plain JSON result, the messages dropped',
+      async (_case, accept) => {
+        const response = await post(
+          running.baseUrl,
+          call(2, 'streaming_report'),
+          accept,
+        );
+        expect(response.status).toBe(200);
+        expect(response.type).toBe('application/json');
+        expect(JSON.parse(response.text)).toEqual({
+          jsonrpc: '2.0',
+          id: 2,
+          result: RESULT,
+        });
+        await settle();
+        expect(seen).toEqual([{ openBefore: false, openAfter: false }]);
+      },
+    );
+
+    it('a call that sends nothing is answered byte for byte as without the stream', async () => {
+      const streamed = await post(
+        running.baseUrl,
+        call(3, 'streaming_quiet'),
+        'application/json, text/event-stream',
+      );
+      const plain = await post(
+        running.baseUrl,
+        call(3, 'streaming_quiet'),
+        'application/json',
+      );
+      expect(streamed).toEqual(plain);
+      expect(streamed.type).toBe('application/json');
+      expect(streamed.text).toBe(
+        `{"jsonrpc":"2.0","id":3,"result":${JSON.stringify(RESULT)}}`,
+      );
+    });
+
+    it('the official SDK client (v1) receives both messages, then the result', async () => {
+      const client = new ClientV1(CLIENT_INFO);
+      const received: unknown[] = [];
+      client.setNotificationHandler(
+        LoggingMessageNotificationSchema,
+        (notification) => {
+          received.push(notification.params.data);
+        },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('/mcp', running.baseUrl)),
+      );
+      try {
+        const result = await client.callTool({
+          name: 'streaming_report',
+          arguments: {},
+        });
+        expect(result.structuredContent).toEqual({ done: true });
+        expect(received).toEqual(['first', 'second']);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
