@@ -1,5 +1,5 @@
-import type { OperationFailure } from '../errors/operation-failure.js';
-import type { Carrier } from '../interfaces/operation-options.interface.js';
+import type { OperationFailure } from '../../errors/operation-failure.js';
+import type { Carrier } from '../../interfaces/operation-options.interface.js';
 
 /**
  * How a carrier asks for one call of an operation. Everything else a call
