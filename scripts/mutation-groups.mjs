@@ -40,8 +40,8 @@ export const MUTATION_GROUPS = {
   // Input, pipeline, authorization
   input: {
     mutate: [
-      'libs/operations/src/invocation/input.sanitizer.ts',
-      'libs/operations/src/invocation/operation-pipeline.ts',
+      'libs/operations/src/invocation/input/input.sanitizer.ts',
+      'libs/operations/src/invocation/pipeline/operation-pipeline.ts',
       'libs/operations/src/authorization/operation-authorization.guard.ts',
     ],
     tests: [

@@ -29,6 +29,7 @@ export {
   SPOKEN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './mcp.constants.js';
-export { runCli, CLI_EXIT } from './cli/mcp-cli.js';
-export type { McpCliOptions } from './cli/mcp-cli.js';
+export { runCli } from './cli/mcp-cli.js';
+export { CLI_EXIT } from './cli/cli-exit.js';
+export type { McpCliOptions } from './cli/mcp-cli-options.interface.js';
 export type { AppSetup } from '@nestops/operations';

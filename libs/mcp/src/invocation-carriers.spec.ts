@@ -14,7 +14,8 @@ import {
   I18nModule,
 } from 'nestjs-i18n';
 import { PassThrough } from 'node:stream';
-import { CLI_EXIT, runCli } from './cli/mcp-cli.js';
+import { CLI_EXIT } from './cli/cli-exit.js';
+import { runCli } from './cli/mcp-cli.js';
 import type { McpCallerContext } from './mcp-caller.context.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpModule } from './mcp.module.js';

@@ -26,21 +26,21 @@ export { OperationsModule } from './operations.module.js';
 // Running a call
 export type { AppSetup } from './interfaces/app-setup.interface.js';
 export { OperationInvoker } from './operation.invoker.js';
-export { getInvocationContext } from './invocation/get-invocation-context.js';
-export { correlationIdOf } from './invocation/invocation-context.factory.js';
-export { isTenantId } from './invocation/tenant-id.js';
-export type { InvocationContext } from './invocation/invocation-context.interface.js';
+export { getInvocationContext } from './invocation/context/get-invocation-context.js';
+export { correlationIdOf } from './invocation/context/invocation-context.factory.js';
+export { isTenantId } from './invocation/context/tenant-id.js';
+export type { InvocationContext } from './invocation/context/invocation-context.interface.js';
 export type {
   InvocationOptions,
   InvocationResult,
-} from './invocation/invocation-options.interface.js';
-export type { SerializedResult } from './invocation/output-contract.js';
-export type { ResponseStream } from './invocation/response-stream.js';
-export { INVOCATION_DEFAULTS } from './invocation/invocation-defaults.js';
-export type { InvocationDefaults } from './invocation/invocation-defaults.js';
-export { AllowRawText } from './invocation/allow-raw-text.decorator.js';
-export { INPUT_LIMITS } from './invocation/input-limits.js';
-export type { InputLimits } from './invocation/input-limits.js';
+} from './invocation/call/invocation-options.interface.js';
+export type { SerializedResult } from './invocation/output/output-contract.js';
+export type { ResponseStream } from './invocation/context/response-stream.js';
+export { INVOCATION_DEFAULTS } from './invocation/call/invocation-defaults.js';
+export type { InvocationDefaults } from './invocation/call/invocation-defaults.js';
+export { AllowRawText } from './invocation/input/allow-raw-text.decorator.js';
+export { INPUT_LIMITS } from './invocation/input/input-limits.js';
+export type { InputLimits } from './invocation/input/input-limits.js';
 
 // Errors
 export { ContractError } from './errors/contract.error.js';

@@ -14,7 +14,7 @@ import type {
   TransactionIsolation,
   TransactionSetting,
 } from './interfaces/operation-options.interface.js';
-import { resultSerializerOf } from './invocation/output-contract.js';
+import { resultSerializerOf } from './invocation/output/output-contract.js';
 import { parseOperationId } from './operation-id.js';
 import { operationSemantics } from './operation-semantics.js';
 import { ALL_CARRIERS } from './operations.constants.js';

@@ -19,17 +19,17 @@ import {
 import { type Observable, tap } from 'rxjs';
 import { OperationException } from './errors/operation.exception.js';
 import { OperationRefusedError } from './errors/operation-refused.error.js';
-import { getInvocationContext } from './invocation/get-invocation-context.js';
-import type { InvocationContext } from './invocation/invocation-context.interface.js';
-import { INPUT_LIMITS } from './invocation/input-limits.js';
+import { getInvocationContext } from './invocation/context/get-invocation-context.js';
+import type { InvocationContext } from './invocation/context/invocation-context.interface.js';
+import { INPUT_LIMITS } from './invocation/input/input-limits.js';
 import {
   INVOCATION_DEFAULTS,
   type InvocationDefaults,
-} from './invocation/invocation-defaults.js';
+} from './invocation/call/invocation-defaults.js';
 import type {
   InvocationOptions,
   InvocationResult,
-} from './invocation/invocation-options.interface.js';
+} from './invocation/call/invocation-options.interface.js';
 import type { Carrier } from './interfaces/operation-options.interface.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { ALL_CARRIERS } from './operations.constants.js';

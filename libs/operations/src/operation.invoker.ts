@@ -11,30 +11,33 @@ import {
   operationFailure,
 } from './errors/operation-failure.js';
 import { installValidationMetadataCache } from './invocation/validation-metadata-cache.js';
-import { sanitizeInput } from './invocation/input.sanitizer.js';
-import { type CallPlan, planCall } from './invocation/call-plan.js';
-import type { CallFailure, CallOutcome } from './invocation/call-outcome.js';
-import { startCallTimeout } from './invocation/call-timeout.js';
+import { sanitizeInput } from './invocation/input/input.sanitizer.js';
+import { type CallPlan, planCall } from './invocation/call/call-plan.js';
+import type {
+  CallFailure,
+  CallOutcome,
+} from './invocation/call/call-outcome.js';
+import { startCallTimeout } from './invocation/call/call-timeout.js';
 import {
   findInvocationDefaults,
   type InvocationDefaults,
-} from './invocation/invocation-defaults.js';
-import type { InputLimits } from './invocation/input-limits.js';
+} from './invocation/call/invocation-defaults.js';
+import type { InputLimits } from './invocation/input/input-limits.js';
 import { OperationRefusedError } from './errors/operation-refused.error.js';
 import type { Carrier } from './interfaces/operation-options.interface.js';
-import { OperationResponse } from './invocation/operation-response.js';
-import { createInvocationContext } from './invocation/invocation-context.factory.js';
+import { OperationResponse } from './invocation/pipeline/operation-response.js';
+import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
-import { operationGuards } from './invocation/operation-guards.js';
+import { operationGuards } from './invocation/pipeline/operation-guards.js';
 import type {
   InvocationOptions,
   InvocationResult,
-} from './invocation/invocation-options.interface.js';
+} from './invocation/call/invocation-options.interface.js';
 import {
   OperationPipeline,
   type PipelineServices,
-} from './invocation/operation-pipeline.js';
-import { createOperationRequest } from './invocation/operation-request.js';
+} from './invocation/pipeline/operation-pipeline.js';
+import { createOperationRequest } from './invocation/pipeline/operation-request.js';
 import {
   assertNestInternals,
   nestPipesOf,

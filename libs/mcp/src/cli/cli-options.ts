@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 /** The context options shared by `invoke` and `mcp`, as commander parsed them. */
 export interface ContextOptions {
@@ -49,6 +49,42 @@ export function parseTimeout(value: string): number {
     throw new InvalidArgumentError('must be a positive number of seconds');
   }
   return seconds * 1000;
+}
+
+/** Adds the context options of a call to `command`. */
+export function withContextOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        '--authorization <credentials>',
+        "credentials, '<scheme> <value>'",
+      )
+        .env('MCP_AUTHORIZATION')
+        .argParser(parseCredentials),
+    )
+    .addOption(
+      new Option('--tenant <id>', 'the tenant of every call').argParser(
+        parseIdentifier,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--correlation <id>',
+        'the correlation id of every call',
+      ).argParser(parseIdentifier),
+    )
+    .addOption(
+      new Option(
+        '--locale <locale>',
+        'language of titles, descriptions and failure texts, e.g. zh-CN',
+      ).argParser(parseLocale),
+    )
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        'limit of each call, in seconds',
+      ).argParser(parseTimeout),
+    );
 }
 
 /** The carrier headers of a session's calls. */

@@ -1,6 +1,6 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { OperationException } from '../errors/operation.exception.js';
-import { getInvocationContext } from '../invocation/get-invocation-context.js';
+import { getInvocationContext } from '../invocation/context/get-invocation-context.js';
 
 /**
  * Enforces an operation's `permission` and `policy` contract after the app's own guards

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { InvocationContext } from '../invocation/invocation-context.interface.js';
+import type { InvocationContext } from '../invocation/context/invocation-context.interface.js';
 
 /**
  * A carrier publishes operations to callers: `http` (REST routes), `mcp`

@@ -1,6 +1,6 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import type { Carrier } from '../interfaces/operation-options.interface.js';
-import type { InvocationResult } from '../invocation/invocation-options.interface.js';
+import type { InvocationResult } from '../invocation/call/invocation-options.interface.js';
 import { OperationInvoker } from '../operation.invoker.js';
 import { OperationRegistry } from '../operation.registry.js';
 import { carrierHeaders, type TestHeaders } from './test-headers.js';

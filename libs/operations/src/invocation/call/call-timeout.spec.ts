@@ -1,4 +1,4 @@
-import { formatFailure } from '../errors/operation-failure.js';
+import { formatFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
 import { startCallTimeout } from './call-timeout.js';
 

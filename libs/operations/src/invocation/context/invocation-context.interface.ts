@@ -1,6 +1,6 @@
-import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
-import type { Carrier } from '../interfaces/operation-options.interface.js';
-import type { SerializedResult } from './output-contract.js';
+import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
+import type { Carrier } from '../../interfaces/operation-options.interface.js';
+import type { SerializedResult } from '../output/output-contract.js';
 import type { ResponseStream } from './response-stream.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { OperationFailure } from '../errors/operation-failure.js';
+import type { OperationFailure } from '../../errors/operation-failure.js';
 import type { InvocationResult } from './invocation-options.interface.js';
 
 /** A call that failed, before its text is rendered in the call's language. */

@@ -9,7 +9,7 @@ import {
   ContextIdFactory,
   ExternalContextCreator,
 } from '@nestjs/core';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
 import {
   bindContextId,
   BODY_ARGUMENT,
@@ -19,13 +19,13 @@ import {
   moduleKeyOf,
   moduleRefOf,
   type NestPipes,
-} from '../nest-internals.js';
-import type { OperationHost } from '../operation.registry.js';
-import { OperationException } from '../errors/operation.exception.js';
-import { NoInputPipe } from './no-input.pipe.js';
+} from '../../nest-internals.js';
+import type { OperationHost } from '../../operation.registry.js';
+import { OperationException } from '../../errors/operation.exception.js';
+import { NoInputPipe } from '../input/no-input.pipe.js';
 import type { OperationRequest } from './operation-request.js';
 import { invocationOf } from './operation-request.js';
-import { violationsOf } from './validation-violations.js';
+import { violationsOf } from '../input/validation-violations.js';
 import type { OperationResponse } from './operation-response.js';
 
 /** Runs one call: guards, interceptors, pipes, then the method. */

@@ -1,6 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { InvocationContext } from './invocation-context.interface.js';
-import { invocationOf } from './operation-request.js';
+import { invocationOf } from '../pipeline/operation-request.js';
 
 /**
  * The invocation context of the current operation call, from a guard's or

@@ -22,8 +22,8 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
-import { OperationSchemaFactory } from '../schema/operation-schema.factory.js';
+import type { JsonSchema } from '../../schema/json-schema.interface.js';
+import { OperationSchemaFactory } from '../../schema/operation-schema.factory.js';
 import { compileSchemaCheck } from './output-schema.check.js';
 
 enum Level {

@@ -1,6 +1,6 @@
 import { instanceToPlain } from 'class-transformer';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
+import type { JsonSchema } from '../../schema/json-schema.interface.js';
 import { OutputContractError } from './output-contract.error.js';
 import { compileSchemaCheck } from './output-schema.check.js';
 import { compileOutputShape } from './output-shaper.js';

@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from '../../schema/json-schema.interface.js';
 
 /** Returns why a value breaks the schema, or undefined when it conforms. */
 export type SchemaCheck = (value: unknown) => string | undefined;

@@ -1,9 +1,9 @@
-import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
 import { CallAbort } from './call-abort.js';
-import { CallSerializer } from './call-serializer.js';
+import { CallSerializer } from '../output/call-serializer.js';
 import type { InvocationDefaults } from './invocation-defaults.js';
 import type { InvocationOptions } from './invocation-options.interface.js';
-import { correlationIdOf } from './invocation-context.factory.js';
+import { correlationIdOf } from '../context/invocation-context.factory.js';
 
 /** What the invoker decides about one call, once, before it runs. */
 export interface CallPlan {

@@ -1,8 +1,8 @@
-import { OperationException } from '../errors/operation.exception.js';
+import { OperationException } from '../../errors/operation.exception.js';
 import {
   libraryViolation,
   type ValidationMessageKey,
-} from '../i18n/library-messages.js';
+} from '../../i18n/library-messages.js';
 import { INPUT_LIMITS, type InputLimits } from './input-limits.js';
 import { type DtoClass, InputPlan } from './input-plan.js';
 import { textProblem } from './text-check.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from '../../schema/json-schema.interface.js';
 
 /** Rebuilds a plain value with only the properties its schema declares. */
 export type OutputShape = (value: unknown) => unknown;

@@ -1,6 +1,6 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { rawTextPropertiesOf } from './allow-raw-text.decorator.js';
-import { validationStorage } from './validation-metadata-cache.js';
+import { validationStorage } from '../validation-metadata-cache.js';
 
 /** A DTO class, as class-transformer and class-validator see it. */
 export type DtoClass = Function;

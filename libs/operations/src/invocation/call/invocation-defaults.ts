@@ -1,5 +1,5 @@
 import type { ModuleRef } from '@nestjs/core';
-import { INPUT_LIMITS, type InputLimits } from './input-limits.js';
+import { INPUT_LIMITS, type InputLimits } from '../input/input-limits.js';
 
 /**
  * What applies to every call of the app, whatever its carrier: MCP over

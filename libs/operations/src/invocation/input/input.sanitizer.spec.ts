@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { OperationException } from '../errors/operation.exception.js';
+import { OperationException } from '../../errors/operation.exception.js';
 import { AllowRawText } from './allow-raw-text.decorator.js';
 import { INPUT_LIMITS } from './input-limits.js';
 import { MAX_INPUT_DEPTH, sanitizeInput } from './input.sanitizer.js';

@@ -1,4 +1,4 @@
-import type { InvocationContext } from './invocation-context.interface.js';
+import type { InvocationContext } from '../context/invocation-context.interface.js';
 import { createOperationRequest, invocationOf } from './operation-request.js';
 
 const CONTEXT = { correlationId: 'c-1' } as unknown as InvocationContext;

@@ -1,4 +1,4 @@
-import { operationFailure } from '../errors/operation-failure.js';
+import { operationFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
 
 // The longest delay `setTimeout` waits at once; a longer one fires at once.

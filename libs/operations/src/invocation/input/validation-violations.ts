@@ -10,9 +10,9 @@ import {
   type ValidationError,
   ValidationTypes,
 } from 'class-validator';
-import type { OperationViolation } from '../errors/operation-failure.js';
-import { libraryViolation } from '../i18n/library-messages.js';
-import { validationStorage } from './validation-metadata-cache.js';
+import type { OperationViolation } from '../../errors/operation-failure.js';
+import { libraryViolation } from '../../i18n/library-messages.js';
+import { validationStorage } from '../validation-metadata-cache.js';
 
 type ValidationMetadata = ReturnType<
   ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']

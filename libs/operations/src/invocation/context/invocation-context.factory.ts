@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { OperationException } from '../errors/operation.exception.js';
-import { libraryViolation } from '../i18n/library-messages.js';
+import { OperationException } from '../../errors/operation.exception.js';
+import { libraryViolation } from '../../i18n/library-messages.js';
 import type { InvocationContext } from './invocation-context.interface.js';
-import type { InvocationOptions } from './invocation-options.interface.js';
-import type { CallPlan } from './call-plan.js';
-import type { OperationRequest } from './operation-request.js';
+import type { InvocationOptions } from '../call/invocation-options.interface.js';
+import type { CallPlan } from '../call/call-plan.js';
+import type { OperationRequest } from '../pipeline/operation-request.js';
 import { CLOSED_RESPONSE_STREAM } from './response-stream.js';
 import { isTenantId } from './tenant-id.js';
 

@@ -1,6 +1,6 @@
-import type { OperationFailure } from '../errors/operation-failure.js';
-import type { Carrier } from '../interfaces/operation-options.interface.js';
-import type { ResponseStream } from './response-stream.js';
+import type { OperationFailure } from '../../errors/operation-failure.js';
+import type { Carrier } from '../../interfaces/operation-options.interface.js';
+import type { ResponseStream } from '../context/response-stream.js';
 
 /**
  * How a carrier asks for one call of an operation. Everything else a call

@@ -1,7 +1,7 @@
 import type { CanActivate } from '@nestjs/common';
 import type { ApplicationConfig } from '@nestjs/core';
-import { GUARDS_METADATA } from '../nest-internals.js';
-import type { OperationHost } from '../operation.registry.js';
+import { GUARDS_METADATA } from '../../nest-internals.js';
+import type { OperationHost } from '../../operation.registry.js';
 
 type GuardEntry = CanActivate | Function;
 

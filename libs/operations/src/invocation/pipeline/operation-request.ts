@@ -1,4 +1,4 @@
-import type { InvocationContext } from './invocation-context.interface.js';
+import type { InvocationContext } from '../context/invocation-context.interface.js';
 
 const INVOCATION = Symbol('operations:invocation');
 

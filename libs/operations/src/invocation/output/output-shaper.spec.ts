@@ -7,8 +7,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
-import { OperationSchemaFactory } from '../schema/operation-schema.factory.js';
+import type { JsonSchema } from '../../schema/json-schema.interface.js';
+import { OperationSchemaFactory } from '../../schema/operation-schema.factory.js';
 import { compileOutputShape } from './output-shaper.js';
 
 class ShapedLine {

@@ -1,0 +1,79 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import {
+  type OperationDefinition,
+  OperationRegistry,
+} from '@nestops/operations';
+import type { Command } from 'commander';
+import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
+import type { CliAppRunner } from '../cli-app.runner.js';
+import { CLI_EXIT } from '../cli-exit.js';
+import type { ProtocolOutput } from '../protocol-output.js';
+import type { CliCommand } from './cli-command.interface.js';
+
+/** `operations [--json]`: every operation, its tool name, carriers and permissions. */
+export class OperationsCommand implements CliCommand {
+  constructor(private readonly runner: CliAppRunner) {}
+
+  load(program: Command): void {
+    program
+      .command('operations')
+      .description(
+        'List every operation with its tool name, carriers and permissions.',
+      )
+      .option('--json', 'print JSON for scripts')
+      .action((opts: { json?: boolean }) =>
+        this.runner.run((app, out) => this.list(app, out, opts.json)),
+      );
+  }
+
+  private list(
+    app: INestApplicationContext,
+    out: ProtocolOutput,
+    json = false,
+  ): Promise<number> {
+    const catalogue = app.get(McpToolCatalogue, { strict: false });
+    const rows = app
+      .get(OperationRegistry, { strict: false })
+      .list()
+      .map((operation: OperationDefinition) => ({
+        id: operation.id,
+        tool: operation.expose.includes('mcp')
+          ? (catalogue.nameOf(operation.id) ?? null)
+          : null,
+        carriers: [...operation.expose],
+        permissions: [...operation.permissions],
+        readOnly: operation.semantics.readOnly,
+        stability: operation.stability,
+      }));
+    out.write(
+      json
+        ? `${JSON.stringify(rows, null, 2)}\n`
+        : table([
+            ['OPERATION', 'TOOL', 'CARRIERS', 'PERMISSIONS'],
+            ...rows.map((row) => [
+              row.id,
+              row.tool ?? '-',
+              row.carriers.join(',') || '-',
+              row.permissions.join(',') || '-',
+            ]),
+          ]),
+    );
+    return Promise.resolve(CLI_EXIT.ok);
+  }
+}
+
+/** Left-aligned columns, two spaces apart. */
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0].map((_, column) =>
+    Math.max(...rows.map((row) => row[column].length)),
+  );
+  return rows
+    .map(
+      (row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]))
+          .join('  ')
+          .trimEnd() + '\n',
+    )
+    .join('');
+}
