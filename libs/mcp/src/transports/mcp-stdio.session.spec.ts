@@ -1,6 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { Operation } from '@nestops/operations';
+import { type InvocationContext, Operation } from '@nestops/operations';
 import { IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
 import { McpDispatcher } from '../mcp.dispatcher.js';
@@ -24,6 +24,21 @@ class SessionOperations {
   say(input: SayDto): { text: string } {
     return { text: input.text };
   }
+
+  /** Two messages ahead of its answer, and one after it (dropped). */
+  @Operation({ id: 'echo.report', readOnly: true })
+  report(_input: unknown, context: InvocationContext): { reported: 2 } {
+    const { responseStream } = context;
+    responseStream.send({ jsonrpc: '2.0', method: 'notes/first' });
+    responseStream.send({ jsonrpc: '2.0', method: 'notes/\u4e2d' });
+    setImmediate(() => {
+      this.lateOpen = responseStream.open;
+      responseStream.send({ jsonrpc: '2.0', method: 'notes/late' });
+    });
+    return { reported: 2 };
+  }
+
+  lateOpen?: boolean;
 
   @Operation({ id: 'gate.hold', readOnly: true })
   async hold(): Promise<{ held: true }> {
@@ -200,6 +215,22 @@ describe('McpStdioSession', () => {
       '中文 ok',
     );
     await session.close();
+  });
+
+  it('writes what a call sends ahead of its answer as lines of their own, ASCII, then the answer; nothing after it', async () => {
+    const session = new Harness(moduleRef, 10_000);
+    session.input.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_report' } })}\n`,
+    );
+    await session.answer(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await session.close();
+    expect(session.lines).toEqual([
+      '{"jsonrpc":"2.0","method":"notes/first"}',
+      '{"jsonrpc":"2.0","method":"notes/\\u4e2d"}',
+      expect.stringMatching(/^\{"jsonrpc":"2.0","id":1,"result":/),
+    ]);
+    expect(moduleRef.get(SessionOperations).lateOpen).toBe(false);
   });
 
   it('stops reading while maxInFlight calls are under way, and reads on as they finish', async () => {
