@@ -33,6 +33,7 @@ const config = mergeConfig(
         'test/readme-snippets.e2e-spec.ts',
         'test/shutdown.e2e-spec.ts',
         'test/skipped-databases.e2e-spec.ts',
+        'test/validation-clauses.e2e-spec.ts',
       ],
     },
   }),

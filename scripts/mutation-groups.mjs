@@ -48,7 +48,6 @@ export const MUTATION_GROUPS = {
       'libs/operations/src/**/*.spec.ts',
       'test/pipeline*.e2e-spec.ts',
       'test/hostile-input.e2e-spec.ts',
-      'test/validation-clauses.e2e-spec.ts',
       'test/guard-check.e2e-spec.ts',
       'test/mcp-http-limits.e2e-spec.ts',
       'test/sample-rules.e2e-spec.ts',
