@@ -11,7 +11,7 @@ import { missingInternalsMessage } from './internals.messages.js';
 import {
   installedVersion,
   loadPrivateModule,
-  missingOf,
+  missingMethods,
 } from './private-module.js';
 
 export type { TypeMetadata };
@@ -45,21 +45,17 @@ export function assertClassTransformerInternals(
   version: () => string = installedClassTransformer,
 ): ClassTransformerStorage {
   const module = load();
-  const storage = module?.defaultMetadataStorage as
-    Partial<Record<keyof MetadataStorage, unknown>> | undefined;
+  const storage = module?.defaultMetadataStorage;
   const missing =
     module === undefined
       ? [PATH]
       : typeof storage !== 'object' || storage === null
         ? [`${PATH} (defaultMetadataStorage)`]
-        : missingOf({
-            'defaultMetadataStorage.findTypeMetadata':
-              typeof storage.findTypeMetadata === 'function',
-            'defaultMetadataStorage.findExcludeMetadata':
-              typeof storage.findExcludeMetadata === 'function',
-            'defaultMetadataStorage.getExposedMetadatas':
-              typeof storage.getExposedMetadatas === 'function',
-          });
+        : missingMethods('defaultMetadataStorage', storage, [
+            'findTypeMetadata',
+            'findExcludeMetadata',
+            'getExposedMetadatas',
+          ]);
   if (missing.length > 0) {
     throw new Error(
       missingInternalsMessage(

@@ -8,7 +8,7 @@
  */
 import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { missingInternalsMessage } from './internals.messages.js';
-import { installedVersion, missingOf } from './private-module.js';
+import { installedVersion, missingMethods } from './private-module.js';
 
 /** class-validator's metadata storage (its public class). */
 export type ValidationStorage = MetadataStorage;
@@ -73,17 +73,12 @@ export function assertClassValidatorInternals(
   if ((storage as Patched)[PATCHED]) {
     return;
   }
-  const own = storage as unknown as Partial<
-    Record<keyof ValidationStorage | keyof Registered, unknown>
-  >;
-  const methods = missingOf({
-    'MetadataStorage.getTargetValidationMetadatas':
-      typeof own.getTargetValidationMetadatas === 'function',
-    'MetadataStorage.addValidationMetadata':
-      typeof own.addValidationMetadata === 'function',
-    'MetadataStorage.getTargetValidatorConstraints':
-      typeof own.getTargetValidatorConstraints === 'function',
-  });
+  const own = storage as unknown as Partial<Record<keyof Registered, unknown>>;
+  const methods = missingMethods('MetadataStorage', storage, [
+    'getTargetValidationMetadatas',
+    'addValidationMetadata',
+    'getTargetValidatorConstraints',
+  ]);
   const rules = own.validationMetadatas instanceof Map;
   const missing = [
     ...(rules ? [] : ['MetadataStorage.validationMetadatas (a Map)']),

@@ -19,6 +19,7 @@ import { missingInternalsMessage } from './internals.messages.js';
 import {
   installedVersion,
   loadPrivateModule,
+  missingMethods,
   missingOf,
 } from './private-module.js';
 
@@ -256,13 +257,12 @@ export function assertNestInternals(
         typeof pipesConsumer?.apply === 'function',
       'ModuleRef.injector.loadInjectable':
         typeof injectorOf(moduleRef)?.loadInjectable === 'function',
-      'ApplicationConfig.getGlobalRequestGuards':
-        typeof config.getGlobalRequestGuards === 'function',
-      'ApplicationConfig.getGlobalRequestInterceptors':
-        typeof config.getGlobalRequestInterceptors === 'function',
-      'ApplicationConfig.getGlobalRequestPipes':
-        typeof config.getGlobalRequestPipes === 'function',
     }),
+    ...missingMethods('ApplicationConfig', config, [
+      'getGlobalRequestGuards',
+      'getGlobalRequestInterceptors',
+      'getGlobalRequestPipes',
+    ]),
   ];
   if (missing.length > 0) {
     throw new Error(missingInternalsMessage(nest(), PURPOSE, missing));

@@ -41,3 +41,18 @@ export function missingOf(checks: Readonly<Record<string, boolean>>): string[] {
     .filter(([, present]) => !present)
     .map(([name]) => name);
 }
+
+/** `<owner>.<name>` for each of `names` that is not a function of `object`. */
+export function missingMethods(
+  owner: string,
+  object: object | undefined,
+  names: readonly string[],
+): string[] {
+  return names
+    .filter(
+      (name) =>
+        typeof (object as Record<string, unknown> | undefined)?.[name] !==
+        'function',
+    )
+    .map((name) => `${owner}.${name}`);
+}
