@@ -26,7 +26,16 @@
 #      descriptions, calls one and gets the denials;
 #    - the command line (src/cli.ts): an anonymous `invoke` is refused by the
 #      guard of the shared setup, alice's goes through, and the stdio host
-#      started from / names itself.
+#      started from / names itself;
+#    - a graceful shutdown (scripts/consumer/shutdown.mjs): the quick start
+#      under a root module with a slow tool and a slow onModuleDestroy
+#      (scripts/consumer/shutdown-main.ts, with `enableShutdownHooks()`) gets
+#      SIGTERM with a call under way: the call is answered, a request while
+#      the root module closes is refused with 503 and none after is served,
+#      McpModule warns of no lifecycle fallback, and the process exits 0
+#      within the grace period (on Nest 11.1.4, which has no
+#      `useProcessExit`, it ends with the SIGTERM Nest raises again once
+#      closed).
 #
 # Uses the node and npm on PATH (CI: Node 24). Environment:
 #   CONSUMER_VARIANTS  space-separated variant names (default: all of them):
@@ -111,9 +120,9 @@ done
 for variant in $VARIANTS; do
   started=$SECONDS
   case "$variant" in
-    nest12) CLI="$NEST12_CLI" NEST_PIN='' ESM=1 ;;
-    nest11) CLI="$NEST11_CLI" NEST_PIN='' ESM=0 ;;
-    nest11.1.4) CLI="$NEST11_CLI" NEST_PIN='11.1.4' ESM=0 ;;
+    nest12) CLI="$NEST12_CLI" NEST_PIN='' ESM=1 SHUTDOWN_EXIT=0 ;;
+    nest11) CLI="$NEST11_CLI" NEST_PIN='' ESM=0 SHUTDOWN_EXIT=0 ;;
+    nest11.1.4) CLI="$NEST11_CLI" NEST_PIN='11.1.4' ESM=0 SHUTDOWN_EXIT=SIGTERM ;;
     *) LABEL="$variant" fail 'unknown variant' ;;
   esac
   LABEL="$variant ($CLI)"
@@ -127,7 +136,9 @@ for variant in $VARIANTS; do
   # app.module.ts and main.ts; Nest 11's CommonJS starter imports without `.js`.
   cp -R "$EXAMPLE/src/." src/
   cp "$ROOT/scripts/consumer/kit.spec.ts" src/kit.spec.ts
+  cp "$ROOT/scripts/consumer/shutdown-main.ts" src/shutdown-main.ts
   cp "$ROOT/scripts/consumer/client.mjs" client.mjs
+  cp "$ROOT/scripts/consumer/shutdown.mjs" shutdown.mjs
   if [[ "$ESM" == 0 ]]; then
     find src -name '*.ts' -exec sed -i -E "s#(from '\.{1,2}/[^']*)\.js'#\1'#" {} +
   fi
@@ -158,7 +169,8 @@ EOF
   [[ ! -e node_modules/nestjs-i18n ]] || fail 'nestjs-i18n was installed'
 
   npm run build >build.log 2>&1 || { cat build.log >&2; fail 'npm run build failed'; }
-  [[ -f dist/main.js ]] || fail 'nest build wrote no dist/main.js'
+  [[ -f dist/main.js && -f dist/shutdown-main.js ]] ||
+    fail 'nest build wrote no dist/main.js or dist/shutdown-main.js'
 
   # Declarations checked too (`skipLibCheck` false), on each TypeScript.
   checks=("$TS_VERSION:")
@@ -214,6 +226,10 @@ EOF
   answer="$(cd / && echo "$initialize" | node "$APP_DIR/dist/cli.js" mcp 2>/dev/null)"
   grep -q '"serverInfo":{"name":"notes","version":"0.0.1"}' <<<"$answer" ||
     fail "the stdio host started from / did not name the app: $answer"
+
+  # SIGTERM with a call under way (Nest runs McpModule's lifecycle here).
+  node shutdown.mjs dist/shutdown-main.js "$SHUTDOWN_EXIT" ||
+    fail 'the graceful shutdown check failed'
 
   # Every tool has its @Operation description: no startup warning.
   if grep -q 'without a description' app.log; then

@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import {
   HttpAddressDto,
@@ -11,13 +12,20 @@ import {
   HttpLifecycleModule,
   HttpProfileDto,
   HttpProfilesService,
+  HttpScopedRootModule,
   HttpSignalsService,
   HttpSmallBodyModule,
   HttpTimeoutModule,
   startHttpFixture,
 } from './fixtures/http-fixtures';
 import type { HeaderMap, RpcBody, ToolResult } from './support/json-rpc-shapes';
-import { startSampleApp, type RunningApp } from './support/sample-app';
+import { listen, startSampleApp, type RunningApp } from './support/sample-app';
+import { WarningLog } from './support/warning-log';
+
+/** The installed @nestjs/core's version, as McpModule's warnings name it. */
+const NEST_CORE_VERSION = (
+  createRequire(__filename)('@nestjs/core/package.json') as { version: string }
+).version;
 
 interface InitializeResult {
   readonly protocolVersion: string;
@@ -884,6 +892,28 @@ describe('MCP readiness', () => {
   );
 
   it.each(placements)(
+    '503 with Retry-After while a provider of %s is in onModuleDestroy, which Nest runs root module first',
+    (_name, module) =>
+      withLifecycle(module, async (lifecycle) => {
+        const { app, baseUrl, gate } = lifecycle;
+        gate.bootRelease.resolve();
+        gate.shutdownRelease.resolve();
+        gate.holdDestroy = true;
+        await app.init();
+        await expectReady(baseUrl);
+
+        lifecycle.closing = app.close();
+        await gate.destroyReached.promise;
+        try {
+          await expectNotReady(baseUrl);
+        } finally {
+          gate.destroyRelease.resolve();
+        }
+        await lifecycle.closing;
+      }),
+  );
+
+  it.each(placements)(
     '503 with Retry-After while a provider of %s is in beforeApplicationShutdown',
     (_name, module) =>
       withLifecycle(module, async (lifecycle) => {
@@ -902,6 +932,46 @@ describe('MCP readiness', () => {
         await lifecycle.closing;
       }),
   );
+});
+
+describe("McpModule's view of the app's lifecycle", () => {
+  async function startWithWarnings(
+    module: Parameters<typeof NestFactory.create>[0],
+  ): Promise<{ running: RunningApp; warnings: string[] }> {
+    const log = new WarningLog();
+    const app = await NestFactory.create<NestExpressApplication>(module, {
+      logger: log,
+    });
+    return { running: await listen(app), warnings: log.warnings };
+  }
+
+  const lifecycleWarnings = (warnings: readonly string[]) =>
+    warnings.filter((warning) => warning.startsWith('McpModule cannot tell'));
+
+  it('arranges both without a warning where the installed Nest has what it needs', async () => {
+    const { running, warnings } = await startWithWarnings(HttpDefaultsModule);
+    try {
+      expect(lifecycleWarnings(warnings)).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("warns, naming the installed Nest, when it cannot wait for the root module's bootstrap hooks, and serves from its own", async () => {
+    const { running, warnings } = await startWithWarnings(HttpScopedRootModule);
+    try {
+      expect(lifecycleWarnings(warnings)).toEqual([
+        `McpModule cannot tell when the whole application has bootstrapped on @nestjs/core ${NEST_CORE_VERSION}: ` +
+          'HttpScopedRootModule depends on request-scoped providers, so Nest runs none of its own hooks. ' +
+          "POST /mcp serves from McpModule's own onApplicationBootstrap hook on, which Nest runs before those of the root module " +
+          'and of the modules between it and McpModule.',
+      ]);
+      const response = await post(running.baseUrl, rpcRequest(1, 'tools/list'));
+      expect(response.status).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 describe('MCP per-call timeout, fixture app', () => {

@@ -2,6 +2,7 @@ import { getMetadataStorage, IsInt, IsString } from 'class-validator';
 import { vi } from 'vitest';
 import { ContractError } from './errors/contract.error.js';
 import type { OperationOptions } from './interfaces/operation-options.interface.js';
+import { registeredValidationRules } from './internals/class-validator.adapter.js';
 import { createOperationDefinition } from './operation-definition.factory.js';
 import { OperationSchemaFactory } from './schema/operation-schema.factory.js';
 
@@ -76,11 +77,7 @@ describe('the definitions of many operations', () => {
       IsInt()(dto.prototype, 'count');
       return dto;
     });
-    const registered = (
-      getMetadataStorage() as unknown as {
-        validationMetadatas: Map<unknown, unknown>;
-      }
-    ).validationMetadatas;
+    const registered = registeredValidationRules(getMetadataStorage());
     const scans = vi.spyOn(registered, 'entries');
     const schemas = new OperationSchemaFactory();
     for (const [index, input] of inputs.entries()) {

@@ -42,7 +42,7 @@ import {
   assertNestInternals,
   nestPipesOf,
   scopedGlobalEnhancers,
-} from './nest-internals.js';
+} from './internals/nest-core.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
 import { OperationRegistry } from './operation.registry.js';
 

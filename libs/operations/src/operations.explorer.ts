@@ -5,7 +5,9 @@ import {
   CONTRACT_DUPLICATE_ID,
   duplicateIdMessage,
 } from './errors/contract.messages.js';
-import type { InstanceWrapper } from './nest-internals.js';
+import { assertClassTransformerInternals } from './internals/class-transformer.adapter.js';
+import { assertClassValidatorInternals } from './internals/class-validator.adapter.js';
+import type { InstanceWrapper } from './internals/nest-core.adapter.js';
 import { createOperationDefinition } from './operation-definition.factory.js';
 import { OperationMetadataAccessor } from './operation-metadata.accessor.js';
 import {
@@ -16,7 +18,9 @@ import { OperationSchemaFactory } from './schema/operation-schema.factory.js';
 
 /**
  * Finds every `@Operation()` method of every provider once, at module
- * initialisation, and seals the registry.
+ * initialisation, and seals the registry. First it checks that the
+ * class-validator and class-transformer internals that discovery reads are
+ * there (Nest's are checked before the first pipeline is built).
  */
 @Injectable()
 export class OperationsExplorer implements OnModuleInit {
@@ -28,6 +32,8 @@ export class OperationsExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    assertClassValidatorInternals();
+    assertClassTransformerInternals();
     this.registry.seal(this.explore());
   }
 

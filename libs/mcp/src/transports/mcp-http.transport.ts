@@ -2,7 +2,9 @@ import {
   BeforeApplicationShutdown,
   Inject,
   Injectable,
+  Logger,
   OnApplicationBootstrap,
+  OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
@@ -11,9 +13,14 @@ import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
 import {
-  afterApplicationBootstrap,
-  isShuttingDown,
-} from '../nest-internals.js';
+  callAfterBootstrap,
+  callOnShutdown,
+  installedNestCore,
+} from '../internals/nest-core.adapter.js';
+import {
+  bootstrapFallbackMessage,
+  shutdownFallbackMessage,
+} from '../internals/nest-lifecycle.messages.js';
 import { ConnectionDrain } from '../shutdown/connection-drain.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { connectionTurn } from './connection-turn.js';
@@ -47,15 +54,27 @@ interface ExpressLike {
  * headers that match its body. The route
  * sits behind the app's middleware but outside its controllers, so global
  * guards judge each tool call, not the envelope.
+ *
+ * It serves from the end of the whole app's bootstrap until its shutdown
+ * begins. Its own lifecycle hooks mark both where Nest offers no earlier
+ * signal; where it does not (see `internals/nest-core.adapter.ts`), it
+ * says so at startup.
  */
 @Injectable()
 export class McpHttpTransport
-  implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown
+  implements
+    OnModuleInit,
+    OnApplicationBootstrap,
+    OnModuleDestroy,
+    BeforeApplicationShutdown
 {
-  /** From the end of the whole app's bootstrap until its shutdown begins. */
+  private readonly logger = new Logger('McpModule');
+  /** From the end of the whole app's bootstrap on. */
   private serving = false;
   /** Whether the end of the app's bootstrap is signalled (else McpModule's own stands in). */
   private awaitsApp = false;
+  /** From the moment the app begins to shut down. */
+  private shuttingDown = false;
   private authenticator = new OuterAuthenticator(undefined, '', this.handle);
   /** Ends the HTTP server's connections within the grace period on shutdown. */
   private drain?: ConnectionDrain;
@@ -92,12 +111,10 @@ export class McpHttpTransport
         `McpModule's HTTP transport needs @nestjs/platform-express; this app uses '${adapter.getType()}'.`,
       );
     }
-    this.awaitsApp = afterApplicationBootstrap(this.modules, () => {
-      this.serving = true;
-    });
+    this.followLifecycle();
     const server = adapter.getHttpServer() as Server | undefined;
     if (server) {
-      this.drain = new ConnectionDrain(server, () => isShuttingDown(adapter));
+      this.drain = new ConnectionDrain(server, () => this.shuttingDown);
     }
     this.authenticator = new OuterAuthenticator(
       await this.resolveAuthGuard(),
@@ -124,9 +141,40 @@ export class McpHttpTransport
     this.serving ||= !this.awaitsApp;
   }
 
+  onModuleDestroy(): void {
+    this.shuttingDown = true;
+  }
+
   beforeApplicationShutdown(): void {
-    this.serving = false;
+    this.shuttingDown = true;
     this.drain?.begin(this.settings.shutdownGracePeriod);
+  }
+
+  /**
+   * Arranges to hear of the end of the whole app's bootstrap and of the
+   * start of its shutdown; warns, naming the installed Nest, of each one
+   * it cannot, and keeps to its own hooks for it.
+   */
+  private followLifecycle(): void {
+    const nest = installedNestCore();
+    const bootstrap = callAfterBootstrap(this.modules, () => {
+      this.serving = true;
+    });
+    this.awaitsApp = bootstrap === undefined;
+    if (bootstrap !== undefined) {
+      this.logger.warn(bootstrapFallbackMessage(nest, bootstrap));
+    }
+    const shutdown = callOnShutdown(
+      this.modules,
+      this.adapterHost,
+      () => {
+        this.shuttingDown = true;
+      },
+      nest,
+    );
+    if (shutdown !== undefined) {
+      this.logger.warn(shutdownFallbackMessage(nest, shutdown));
+    }
   }
 
   private async handle(req: BodyRequest, res: ServerResponse): Promise<void> {
@@ -183,7 +231,7 @@ export class McpHttpTransport
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */
   private isReady(): boolean {
-    return this.serving && !isShuttingDown(this.adapterHost.httpAdapter);
+    return this.serving && !this.shuttingDown;
   }
 
   private tooLarge(res: ServerResponse): void {

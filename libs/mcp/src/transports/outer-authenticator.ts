@@ -2,7 +2,7 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { CanActivate } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { ExecutionContextHost } from '../nest-internals.js';
+import { HttpExecutionContext } from './http-execution-context.js';
 import { correlationIdOf } from '@nestops/operations';
 import { sendProblem } from './http-problem.js';
 
@@ -62,7 +62,7 @@ export class OuterAuthenticator {
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<boolean> {
-    const context = new ExecutionContextHost(
+    const context = new HttpExecutionContext(
       [req, res],
       OuterAuthenticator,
       this.handler,

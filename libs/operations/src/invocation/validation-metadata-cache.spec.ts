@@ -11,6 +11,7 @@ import {
   validate,
 } from 'class-validator';
 import { describe, expect, it, vi } from 'vitest';
+import { registeredValidationRules } from '../internals/class-validator.adapter.js';
 import { installValidationMetadataCache } from './validation-metadata-cache.js';
 
 class Base {
@@ -48,7 +49,6 @@ MinLength(2)(Root.prototype, 'label');
 const storage = getMetadataStorage();
 const original = storage.getTargetValidationMetadatas.bind(storage);
 const FAMILY = [Base, Child, Leaf, Bare, Deep, Root, Branch];
-type Registered = { validationMetadatas: Map<unknown, unknown> };
 const ARGS: Array<[boolean, boolean, string[] | undefined]> = [
   [true, false, undefined],
   [false, false, undefined],
@@ -78,9 +78,7 @@ describe('installValidationMetadataCache', () => {
   );
 
   it('scans the registered classes once per class, not on every validation', async () => {
-    const registered = (
-      storage as unknown as { validationMetadatas: Map<unknown, unknown> }
-    ).validationMetadatas;
+    const registered = registeredValidationRules(storage);
     const scans = vi.spyOn(registered, 'entries');
     await validate(Object.assign(new Child(), { name: 'x', amount: 1 }));
     const first = scans.mock.calls.length;
@@ -108,7 +106,7 @@ describe('installValidationMetadataCache', () => {
   });
 
   it("finds a class's inherited rules without scanning the registered classes", () => {
-    const registered = (storage as unknown as Registered).validationMetadatas;
+    const registered = registeredValidationRules(storage);
     const scans = vi.spyOn(registered, 'entries');
     const indexes = vi.spyOn(registered, 'forEach');
     const classes = Array.from({ length: 300 }, (_, index) => {
@@ -164,7 +162,7 @@ describe('installValidationMetadataCache', () => {
     expect(before).toEqual(plain(Kid, '', true, false));
     expect(before.map((each) => each.propertyName)).toEqual(['age', 'name']);
     rule(Odd, 'flag', 'isBoolean');
-    const registered = (own as unknown as Registered).validationMetadatas;
+    const registered = registeredValidationRules(own);
     const scans = vi.spyOn(registered, 'entries');
     expect(own.getTargetValidationMetadatas(Kid, '', true, false)).toEqual(
       before,

@@ -1,37 +1,24 @@
 import { getMetadataStorage } from 'class-validator';
+import {
+  patchValidationStorage,
+  registeredValidationRules,
+  type LookupPatch,
+  type OwnLookup,
+  type RegisteredRules,
+  type ValidationMetadata,
+  type ValidationStorage,
+} from '../internals/class-validator.adapter.js';
 
-type Storage = ReturnType<typeof getMetadataStorage>;
-type Lookup = Storage['getTargetValidationMetadatas'];
-type Metadata = ReturnType<Lookup>[number];
-
-const INSTALLED = Symbol.for('nestops:validation-metadata-cache');
+type Lookup = ValidationStorage['getTargetValidationMetadatas'];
 
 /**
  * class-validator's global storage with the cache installed: what the
  * library reads a class's rules from, so that even discovery at startup
  * looks each class up through it.
  */
-export function validationStorage(): Storage {
+export function validationStorage(): ValidationStorage {
   installValidationMetadataCache();
   return getMetadataStorage();
-}
-
-/** class-validator's storage with the registered rules by class it keeps. */
-interface Registered {
-  readonly validationMetadatas: Map<Function | string, Metadata[]>;
-}
-
-/**
- * Every rule class-validator holds, by the class (or schema name) it was
- * registered for: what it keeps internally, read where the library needs
- * all decorated classes.
- */
-export function registeredValidationRules(
-  storage: Storage = getMetadataStorage(),
-): ReadonlyMap<Function | string, readonly Metadata[]> {
-  return (
-    (storage as unknown as Partial<Registered>).validationMetadatas ?? new Map()
-  );
 }
 
 /**
@@ -49,42 +36,33 @@ export function registeredValidationRules(
  * validation gains too.
  */
 export function installValidationMetadataCache(
-  storage: Storage = getMetadataStorage(),
+  storage: ValidationStorage = getMetadataStorage(),
 ): void {
-  const marked = storage as Storage & { [INSTALLED]?: true };
-  if (marked[INSTALLED]) {
-    return;
-  }
-  const original = storage.getTargetValidationMetadatas;
-  const add = storage.addValidationMetadata.bind(storage);
-  let known = new WeakMap<object, Map<string, readonly Metadata[]>>();
+  patchValidationStorage(storage, (own) => cachedLookup(storage, own));
+}
+
+function cachedLookup(storage: ValidationStorage, own: OwnLookup): LookupPatch {
+  let known = new WeakMap<object, Map<string, readonly ValidationMetadata[]>>();
   /** Null while some registered key is not a plain class. */
   let lineage: Lineage | null | undefined;
-  storage.addValidationMetadata = (metadata) => {
+  const ruleAdded = () => {
     known = new WeakMap();
     lineage = undefined;
-    add(metadata);
   };
   const lookup = (...args: Parameters<Lookup>) => {
     const target = args[0];
     if (typeof target === 'function') {
       if (lineage === undefined) {
-        lineage = Lineage.of(storage as unknown as Registered) ?? null;
+        lineage = Lineage.of(registeredValidationRules(storage)) ?? null;
       }
-      const view = lineage?.viewFor(target);
-      if (view) {
-        return original.apply(view as unknown as Storage, args);
+      const rules = lineage?.rulesFor(target);
+      if (rules) {
+        return own(args, rules);
       }
     }
-    return original.apply(storage, args);
+    return own(args);
   };
-  storage.getTargetValidationMetadatas = (
-    target,
-    schema,
-    always,
-    strictGroups,
-    groups,
-  ) => {
+  const cached: Lookup = (target, schema, always, strictGroups, groups) => {
     if (typeof target !== 'function') {
       return lookup(target, schema, always, strictGroups, groups);
     }
@@ -101,7 +79,7 @@ export function installValidationMetadataCache(
     }
     return answer.slice();
   };
-  marked[INSTALLED] = true;
+  return { lookup: cached, ruleAdded };
 }
 
 /**
@@ -112,7 +90,7 @@ export function installValidationMetadataCache(
  */
 class Lineage {
   private constructor(
-    private readonly storage: Registered,
+    private readonly registered: RegisteredRules,
     private readonly byPrototype: Map<object, Function[]>,
     private readonly order: Map<Function, number>,
   ) {}
@@ -122,11 +100,11 @@ class Lineage {
    * name, a class with its own `Symbol.hasInstance`): then only the full
    * scan answers as class-validator does.
    */
-  static of(storage: Registered): Lineage | undefined {
+  static of(registered: RegisteredRules): Lineage | undefined {
     const byPrototype = new Map<object, Function[]>();
     const order = new Map<Function, number>();
     let plain = true;
-    storage.validationMetadatas.forEach((_rules, key) => {
+    registered.forEach((_rules, key) => {
       if (
         typeof key !== 'function' ||
         key[Symbol.hasInstance] !== Function.prototype[Symbol.hasInstance] ||
@@ -144,14 +122,14 @@ class Lineage {
         byPrototype.set(key.prototype, [key]);
       }
     });
-    return plain ? new Lineage(storage, byPrototype, order) : undefined;
+    return plain ? new Lineage(registered, byPrototype, order) : undefined;
   }
 
   /**
-   * The storage as class-validator's lookup reads it, holding only the
-   * rules of `target` and of its ancestors, in registration order.
+   * The rules of `target` and of its ancestors, in registration order: all
+   * that class-validator's lookup needs to find for `target`.
    */
-  viewFor(target: Function): Registered | undefined {
+  rulesFor(target: Function): RegisteredRules | undefined {
     if (typeof target.prototype !== 'object' || target.prototype === null) {
       return undefined;
     }
@@ -164,12 +142,6 @@ class Lineage {
       related.push(...(this.byPrototype.get(prototype) ?? []));
     }
     related.sort((a, b) => this.order.get(a)! - this.order.get(b)!);
-    const { validationMetadatas } = this.storage;
-    const rules = new Map<Function | string, Metadata[]>(
-      related.map((type) => [type, validationMetadatas.get(type)!]),
-    );
-    return Object.create(this.storage, {
-      validationMetadatas: { value: rules },
-    }) as Registered;
+    return new Map(related.map((type) => [type, this.registered.get(type)!]));
   }
 }

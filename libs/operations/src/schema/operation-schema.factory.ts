@@ -1,5 +1,4 @@
 import type { Type } from '@nestjs/common';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
 import { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
 import { ContractError } from '../errors/contract.error.js';
@@ -11,13 +10,14 @@ import {
 } from '../errors/contract.messages.js';
 import type { JsonSchema } from './json-schema.interface.js';
 import { SCHEMA_CONVERTERS } from './schema-converters.js';
-import { registeredValidationRules } from '../invocation/validation-metadata-cache.js';
+import { classTransformerStorage } from '../internals/class-transformer.adapter.js';
+import {
+  registeredValidationRules,
+  type ValidationMetadata as Metadata,
+  type ValidationStorage,
+} from '../internals/class-validator.adapter.js';
 
 const DEFS = '#/$defs/';
-
-type Metadata = ReturnType<
-  ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']
->[number];
 
 /**
  * Turns class-validator DTOs into self-contained JSON Schema 2020-12
@@ -110,7 +110,7 @@ export class OperationSchemaFactory {
       }
     }
     const schemas = validationMetadataArrayToSchemas(metadatas, {
-      classTransformerMetadataStorage: defaultMetadataStorage,
+      classTransformerMetadataStorage: classTransformerStorage(),
       refPointerPrefix: DEFS,
       additionalConverters: SCHEMA_CONVERTERS,
     }) as Record<string, JsonSchema>;
@@ -155,7 +155,7 @@ export class OperationSchemaFactory {
  * carries the constraint's name as its type (as its own loader does).
  */
 function withConstraintName(
-  storage: ReturnType<typeof getMetadataStorage>,
+  storage: ValidationStorage,
   metadata: Metadata,
 ): Metadata {
   const constraint = metadata.constraintCls

@@ -1,6 +1,13 @@
 import { IS_DATE_STRING, IS_ENUM, MAX, MIN } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata.js';
-import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
+import type { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
+import type { ValidationMetadata } from '../internals/class-validator.adapter.js';
+
+/** Converters by constraint name, as class-validator-jsonschema takes them. */
+type ISchemaConverters = NonNullable<
+  NonNullable<
+    Parameters<typeof validationMetadataArrayToSchemas>[1]
+  >['additionalConverters']
+>;
 
 const NUMERIC_KEY = /^-?\d+(\.\d+)?$/;
 

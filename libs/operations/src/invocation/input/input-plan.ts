@@ -1,4 +1,7 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import {
+  type TypeMetadata,
+  typeMetadataOf,
+} from '../../internals/class-transformer.adapter.js';
 import { rawTextPropertiesOf } from './allow-raw-text.decorator.js';
 import { validationStorage } from '../validation-metadata-cache.js';
 
@@ -92,19 +95,11 @@ export class InputPlan {
 
   private typeOf(property: string): TypeMetadata | undefined {
     if (!this.types.has(property)) {
-      this.types.set(
-        property,
-        defaultMetadataStorage.findTypeMetadata(this.type, property),
-      );
+      this.types.set(property, typeMetadataOf(this.type, property));
     }
     return this.types.get(property);
   }
 }
-
-/** How class-transformer's storage describes a property's `@Type()`. */
-type TypeMetadata = NonNullable<
-  ReturnType<typeof defaultMetadataStorage.findTypeMetadata>
->;
 
 /** Methods and getter-only accessors of `type`'s prototypes, below `Object.prototype`. */
 function unassignableMembersOf(type: DtoClass): ReadonlySet<string> {

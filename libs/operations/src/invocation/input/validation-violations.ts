@@ -1,5 +1,4 @@
 import {
-  getMetadataStorage,
   IS_ARRAY,
   IS_BOOLEAN,
   IS_DATE,
@@ -12,11 +11,8 @@ import {
 } from 'class-validator';
 import type { OperationViolation } from '../../errors/operation-failure.js';
 import { libraryViolation } from '../../i18n/library-messages.js';
+import type { ValidationMetadata } from '../../internals/class-validator.adapter.js';
 import { validationStorage } from '../validation-metadata-cache.js';
-
-type ValidationMetadata = ReturnType<
-  ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']
->[number];
 
 /**
  * Constraints that check a value's type: when one fails, the field's other

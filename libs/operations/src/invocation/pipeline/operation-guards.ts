@@ -1,6 +1,6 @@
 import type { CanActivate } from '@nestjs/common';
 import type { ApplicationConfig } from '@nestjs/core';
-import { GUARDS_METADATA } from '../../nest-internals.js';
+import { guardsMetadataKey } from '../../internals/nest-core.adapter.js';
 import type { OperationHost } from '../../operation.registry.js';
 
 type GuardEntry = CanActivate | Function;
@@ -31,5 +31,7 @@ export function operationGuards(
 }
 
 function guardsOn(target: object): readonly GuardEntry[] {
-  return (Reflect.getMetadata(GUARDS_METADATA, target) as GuardEntry[]) ?? [];
+  return (
+    (Reflect.getMetadata(guardsMetadataKey(), target) as GuardEntry[]) ?? []
+  );
 }

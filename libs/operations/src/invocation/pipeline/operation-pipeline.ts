@@ -12,14 +12,14 @@ import {
 import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
 import {
   bindContextId,
-  BODY_ARGUMENT,
-  GUARDS_METADATA,
+  bodyArgument,
+  guardsMetadataKey,
   type InstanceWrapper,
   loadEnhancersForCall,
   moduleKeyOf,
   moduleRefOf,
   type NestPipes,
-} from '../../nest-internals.js';
+} from '../../internals/nest-core.adapter.js';
 import type { OperationHost } from '../../operation.registry.js';
 import { OperationException } from '../../errors/operation.exception.js';
 import { NoInputPipe } from '../input/no-input.pipe.js';
@@ -96,7 +96,7 @@ export class OperationPipeline {
         })
       : new NoInputPipe();
     this.input = Object.freeze({
-      type: BODY_ARGUMENT,
+      type: bodyArgument(),
       metatype: definition.input,
       data: undefined,
     });
@@ -220,10 +220,11 @@ export class OperationPipeline {
     for (const key of Reflect.getMetadataKeys(method)) {
       Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
     }
+    const guards = guardsMetadataKey();
     Reflect.defineMetadata(
-      GUARDS_METADATA,
+      guards,
       [
-        ...((Reflect.getMetadata(GUARDS_METADATA, method) as unknown[]) ?? []),
+        ...((Reflect.getMetadata(guards, method) as unknown[]) ?? []),
         this.services.authorization,
       ],
       callback,

@@ -1,0 +1,103 @@
+import { Module } from '@nestjs/common';
+import {
+  ApplicationConfig,
+  ExternalContextCreator,
+  ModuleRef,
+  NestFactory,
+} from '@nestjs/core';
+import { createRequire } from 'node:module';
+import {
+  assertNestInternals,
+  installedNest,
+  loadNestPrivateModules,
+  type NestPrivateModules,
+} from './nest-core.adapter.js';
+
+const NEST = () => '@nestjs/core 99.0.0 (@nestjs/common 99.0.0)';
+
+const contextCreator = {
+  pipesContextCreator: { create: () => [] },
+  pipesConsumer: { apply: () => Promise.resolve() },
+} as unknown as ExternalContextCreator;
+const moduleRef = {
+  injector: { loadInjectable: () => Promise.resolve() },
+} as unknown as ModuleRef;
+const config = {
+  getGlobalRequestGuards: () => [],
+  getGlobalRequestInterceptors: () => [],
+  getGlobalRequestPipes: () => [],
+} as unknown as ApplicationConfig;
+
+describe('assertNestInternals', () => {
+  it('names the installed Nest and every Nest internal that is missing, instead of skipping part of the pipeline', () => {
+    expect(() =>
+      assertNestInternals(
+        {} as ExternalContextCreator,
+        {} as ModuleRef,
+        {} as ApplicationConfig,
+        {},
+        NEST,
+      ),
+    ).toThrow(
+      "@nestjs/core 99.0.0 (@nestjs/common 99.0.0) lacks what @nestops/operations needs to run operations through Nest's pipeline: " +
+        '@nestjs/core/router/request/request-constants.js (REQUEST_CONTEXT_ID), ' +
+        '@nestjs/common/enums/route-paramtypes.enum.js (RouteParamtypes.BODY), ' +
+        '@nestjs/common/constants.js (GUARDS_METADATA), ' +
+        'ExternalContextCreator.pipesContextCreator, ExternalContextCreator.pipesConsumer, ' +
+        'ModuleRef.injector.loadInjectable, ApplicationConfig.getGlobalRequestGuards, ' +
+        'ApplicationConfig.getGlobalRequestInterceptors, ApplicationConfig.getGlobalRequestPipes. ',
+    );
+  });
+
+  it.each<[string, NestPrivateModules]>([
+    [
+      '@nestjs/core/router/request/request-constants.js (REQUEST_CONTEXT_ID)',
+      { ...loadNestPrivateModules(), requestConstants: {} },
+    ],
+    [
+      '@nestjs/common/enums/route-paramtypes.enum.js (RouteParamtypes.BODY)',
+      { ...loadNestPrivateModules(), routeParamtypes: undefined },
+    ],
+    [
+      '@nestjs/common/constants.js (GUARDS_METADATA)',
+      { ...loadNestPrivateModules(), commonConstants: {} },
+    ],
+  ])('names the private module that moved: %s', (name, modules) => {
+    expect(() =>
+      assertNestInternals(contextCreator, moduleRef, config, modules, NEST),
+    ).toThrow(
+      `@nestjs/core 99.0.0 (@nestjs/common 99.0.0) lacks what @nestops/operations needs to run operations through Nest's pipeline: ${name}. `,
+    );
+  });
+
+  it('accepts objects that have them', () => {
+    expect(() =>
+      assertNestInternals(contextCreator, moduleRef, config),
+    ).not.toThrow();
+  });
+
+  it("accepts the installed Nest's own objects, and names its version", async () => {
+    @Module({})
+    class EmptyModule {}
+    const app = await NestFactory.createApplicationContext(EmptyModule, {
+      logger: false,
+    });
+    try {
+      expect(() =>
+        assertNestInternals(
+          app.get(ExternalContextCreator),
+          app.get(ModuleRef),
+          app.get(ApplicationConfig),
+        ),
+      ).not.toThrow();
+    } finally {
+      await app.close();
+    }
+    const versionOf = (name: string): string =>
+      (createRequire(__filename)(`${name}/package.json`) as { version: string })
+        .version;
+    expect(installedNest()).toBe(
+      `@nestjs/core ${versionOf('@nestjs/core')} (@nestjs/common ${versionOf('@nestjs/common')})`,
+    );
+  });
+});

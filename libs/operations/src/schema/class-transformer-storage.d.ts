@@ -1,3 +1,0 @@
-declare module 'class-transformer/cjs/storage' {
-  export { defaultMetadataStorage } from 'class-transformer/types/storage';
-}
