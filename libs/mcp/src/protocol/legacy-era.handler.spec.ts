@@ -2,7 +2,12 @@ import { Injectable, Module, type Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Operation } from '@nestops/operations';
 import { IsString } from 'class-validator';
-import { AcceptLanguageResolver, I18nLoader, I18nModule } from 'nestjs-i18n';
+import {
+  AcceptLanguageResolver,
+  I18nLoader,
+  I18nModule,
+  type I18nTranslation,
+} from 'nestjs-i18n';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
@@ -17,7 +22,7 @@ class DeskTexts extends I18nLoader {
     return Promise.resolve(['en-US', 'zh-CN']);
   }
 
-  load(): Promise<Record<string, Record<string, unknown>>> {
+  load(): Promise<I18nTranslation> {
     return Promise.resolve({
       'en-US': { desk: { echo: { title: 'Echo' } } },
       'zh-CN': { desk: { echo: { title: '回声' } } },

@@ -1,7 +1,12 @@
 import { Injectable, Module, type Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Operation } from '@nestops/operations';
-import { AcceptLanguageResolver, I18nLoader, I18nModule } from 'nestjs-i18n';
+import {
+  AcceptLanguageResolver,
+  I18nLoader,
+  I18nModule,
+  type I18nTranslation,
+} from 'nestjs-i18n';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { McpModule } from '../mcp.module.js';
@@ -15,7 +20,7 @@ class ZetaTexts extends I18nLoader {
     return Promise.resolve(['en-US', 'zh-CN']);
   }
 
-  load(): Promise<Record<string, Record<string, unknown>>> {
+  load(): Promise<I18nTranslation> {
     return Promise.resolve({
       'en-US': {},
       'zh-CN': { zeta: { read: { title: '读取' } } },

@@ -1,12 +1,17 @@
 import { Injectable, Logger, Module, type Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { ContractError, Operation } from '@nestops/operations';
-import { AcceptLanguageResolver, I18nLoader, I18nModule } from 'nestjs-i18n';
+import {
+  AcceptLanguageResolver,
+  I18nLoader,
+  I18nModule,
+  type I18nTranslation,
+} from 'nestjs-i18n';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { McpModule } from '../mcp.module.js';
 import { McpToolCatalogue } from './mcp-tool.catalogue.js';
 
-type Texts = Record<string, Record<string, unknown>>;
+type Texts = I18nTranslation;
 
 /** An application catalogue held in memory: its languages are its keys. */
 class MemoryTexts extends I18nLoader {
