@@ -116,6 +116,13 @@ interface ModernList {
   readonly _meta: unknown;
 }
 
+/** Every revision the server speaks, newest first. */
+const SPOKEN = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+/** The `_meta` of every 2026 result of the server `name`. */
+const serverInfo = (name: string, version: string) => ({
+  'io.modelcontextprotocol/serverInfo': { name, version },
+});
+
 const ENGLISH: McpCallerContext = { headers: {} };
 const CHINESE: McpCallerContext = { headers: { 'accept-language': 'zh-CN' } };
 
@@ -151,20 +158,10 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
     it('answers every spoken version, the tools capability, the instructions, the server and public cache hints', async () => {
       expect(await answer(board, 'server/discover')).toEqual({
         resultType: 'complete',
-        supportedVersions: [
-          '2026-07-28',
-          '2025-11-25',
-          '2025-06-18',
-          '2025-03-26',
-        ],
+        supportedVersions: SPOKEN,
         capabilities: { tools: { listChanged: false } },
         instructions: 'Read the board.',
-        _meta: {
-          'io.modelcontextprotocol/serverInfo': {
-            name: 'board',
-            version: '2.0.0',
-          },
-        },
+        _meta: serverInfo('board', '2.0.0'),
         ttlMs: 300_000,
         cacheScope: 'public',
       });
@@ -186,19 +183,9 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
     it('keeps a cacheTtl of 0 as ttlMs 0, and has no instructions member when the module sets none', async () => {
       expect(await answer(uncached, 'server/discover')).toEqual({
         resultType: 'complete',
-        supportedVersions: [
-          '2026-07-28',
-          '2025-11-25',
-          '2025-06-18',
-          '2025-03-26',
-        ],
+        supportedVersions: SPOKEN,
         capabilities: { tools: { listChanged: false } },
-        _meta: {
-          'io.modelcontextprotocol/serverInfo': {
-            name: 'uncached',
-            version: '0.0.1',
-          },
-        },
+        _meta: serverInfo('uncached', '0.0.1'),
         ttlMs: 0,
         cacheScope: 'public',
       });
@@ -234,12 +221,7 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
           resultType: 'complete',
           ttlMs: 300_000,
           cacheScope: 'private',
-          _meta: {
-            'io.modelcontextprotocol/serverInfo': {
-              name: 'board',
-              version: '2.0.0',
-            },
-          },
+          _meta: serverInfo('board', '2.0.0'),
         });
       }
     });
@@ -259,12 +241,7 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
         resultType: 'complete',
         content: [{ type: 'text', text: '42' }],
         structuredContent: 42,
-        _meta: {
-          'io.modelcontextprotocol/serverInfo': {
-            name: 'board',
-            version: '2.0.0',
-          },
-        },
+        _meta: serverInfo('board', '2.0.0'),
       });
     });
 

@@ -162,26 +162,33 @@ describe('McpToolCatalogue', () => {
     const tool = (locale: string, name: string) =>
       catalogue.tools(locale).find((each) => each.name === name);
 
-    it("takes the catalogue's title and description over the decorator's, in each language", () => {
-      expect(tool('en-US', 'desk_echo')).toMatchObject({
-        title: 'Echo',
-        description: 'Answers what it is given.',
-      });
-      expect(tool('zh-CN', 'desk_echo')).toMatchObject({
-        title: '回声',
-        description: '原样返回输入。',
-      });
-    });
-
-    it("keeps the decorator's text where the language's catalogue has none", () => {
-      expect(tool('en-US', 'board_read')).toMatchObject({
-        title: 'Read the board',
-        description: 'Reads the board.',
-      });
-      expect(tool('zh-CN', 'board_read')).toMatchObject({
-        title: '读板',
-        description: 'Reads the board.',
-      });
+    it.each<[string, string, string, object]>([
+      [
+        "the catalogue's texts over the decorator's",
+        'en-US',
+        'desk_echo',
+        { title: 'Echo', description: 'Answers what it is given.' },
+      ],
+      [
+        "the catalogue's texts over the decorator's",
+        'zh-CN',
+        'desk_echo',
+        { title: '回声', description: '原样返回输入。' },
+      ],
+      [
+        "the decorator's texts, the language's catalogue having none",
+        'en-US',
+        'board_read',
+        { title: 'Read the board', description: 'Reads the board.' },
+      ],
+      [
+        "the catalogue's title, the decorator's description it lacks",
+        'zh-CN',
+        'board_read',
+        { title: '读板', description: 'Reads the board.' },
+      ],
+    ])('takes %s (%s, %s)', (_case, locale, name, texts) => {
+      expect(tool(locale, name)).toMatchObject(texts);
     });
 
     it('has no title or description member where neither gives one', () => {
