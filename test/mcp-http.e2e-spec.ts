@@ -101,7 +101,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
   });
   afterAll(() => running?.close());
 
-  describe('protocol errors (SPEC section 5 table)', () => {
+  describe('a malformed request: its JSON-RPC error code, catalogue code and HTTP status, id echoed', () => {
     interface ErrorCase {
       readonly name: string;
       readonly body: string;
