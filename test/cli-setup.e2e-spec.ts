@@ -4,8 +4,6 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Module, type Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { McpModule } from '@nestops/mcp';
 import { Test } from '@nestjs/testing';
 import {
@@ -24,8 +22,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv, type Finished, finished } from './support/cli-process';
 import { callTool, CLIENT_INFO } from './support/mcp-clients';
-import { listen } from './support/sample-app';
+import { ACCEPT_BOTH, postMcp, rpcRequest } from './support/mcp-http';
 import { CLI as SAMPLE_CLI } from './support/sample-process';
+import { startApp, type RunningApp } from './support/start-app';
 import { WarningLog } from './support/warning-log';
 
 /**
@@ -83,12 +82,10 @@ async function stdioClient(
 describe('a guard set in the setup function, on every carrier', () => {
   it('HTTP (main.ts applies the setup): refuses an anonymous call, lets alice through', async () => {
     const log = new WarningLog();
-    const app = await NestFactory.create<NestExpressApplication>(
-      notes.NotesModule,
-      { logger: log },
-    );
-    await notes.setupNotes(app);
-    const running = await listen(app);
+    const running = await startApp(notes.NotesModule, {
+      logger: log,
+      setup: notes.setupNotes,
+    });
     const connect = async (headers: Record<string, string>) => {
       const client = new ClientV1(CLIENT_INFO);
       await client.connect(
@@ -404,16 +401,12 @@ describe("the server's name and version belong to the app", () => {
   it('HTTP: initialize and the WWW-Authenticate realm name the app, whatever the working directory', async () => {
     const cwd = process.cwd();
     process.chdir('/');
-    let app: NestExpressApplication;
+    let running: RunningApp;
     try {
-      app = await NestFactory.create<NestExpressApplication>(
-        notes.NotesModule,
-        { logger: false },
-      );
+      running = await startApp(notes.NotesModule);
     } finally {
       process.chdir(cwd);
     }
-    const running = await listen(app);
     try {
       const client = new ClientV1(CLIENT_INFO);
       await client.connect(new HttpV1(new URL('/mcp', running.baseUrl)));
@@ -422,17 +415,12 @@ describe("the server's name and version belong to the app", () => {
         version: '3.1.4',
       });
       await client.close();
-      const refused = await fetch(new URL('/mcp', running.baseUrl), {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          Authorization: 'Bearer wrong-token',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      const refused = await postMcp(running.baseUrl, rpcRequest(1, 'ping'), {
+        ...ACCEPT_BOTH,
+        authorization: 'Bearer wrong-token',
       });
       expect(refused.status).toBe(401);
-      expect(refused.headers.get('www-authenticate')).toBe(
+      expect(refused.header('www-authenticate')).toBe(
         'Bearer realm="guarded-notes"',
       );
     } finally {

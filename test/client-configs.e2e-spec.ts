@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { callTool, CLIENT_INFO } from './support/mcp-clients';
-import { startSampleApp, type RunningApp } from './support/sample-app';
+import { startSampleApp } from './support/sample-app';
+import type { RunningApp } from './support/start-app';
 
 const execFileAsync = promisify(execFile);
 const root = join(__dirname, '..');

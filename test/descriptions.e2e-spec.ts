@@ -1,5 +1,3 @@
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { I18nService } from 'nestjs-i18n';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -8,7 +6,7 @@ import {
 } from './fixtures/description-fixtures';
 import { RecordingLogger } from './fixtures/outer-auth-fixtures';
 import { createStrictAjv, McpClients } from './support/mcp-clients';
-import { listen, type RunningApp } from './support/sample-app';
+import { startApp, type RunningApp } from './support/start-app';
 
 /**
  * Tool and property descriptions from the decorators
@@ -41,11 +39,9 @@ interface RunningShop extends RunningApp {
 
 async function startShop(i18n: boolean): Promise<RunningShop> {
   const logger = new RecordingLogger();
-  const app = await NestFactory.create<NestExpressApplication>(
-    DescribedShopModule.register({ i18n }),
-    { logger },
-  );
-  const running = await listen(app);
+  const running = await startApp(DescribedShopModule.register({ i18n }), {
+    logger,
+  });
   const clients = new McpClients(running.baseUrl);
   return {
     ...running,

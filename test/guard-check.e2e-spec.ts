@@ -1,5 +1,4 @@
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import type { AppSetup } from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
 import {
@@ -14,6 +13,7 @@ import {
   RateGuard,
   TokenGuard,
 } from './fixtures/guard-check-fixtures';
+import { createApp } from './support/start-app';
 import { WarningLog } from './support/warning-log';
 
 /**
@@ -33,7 +33,7 @@ async function guardWarnings(
   setup?: AppSetup,
 ): Promise<string[]> {
   const log = new WarningLog();
-  const app = await NestFactory.create(guardCheckApp(parts), { logger: log });
+  const app = await createApp(guardCheckApp(parts), { logger: log });
   opened.push(app);
   await setup?.(app);
   await app.init();
@@ -55,9 +55,8 @@ describe('authGuard without the guard on the calls', () => {
   });
 
   it('is right: alice is refused with SECURITY_DENIED_003 in that app', async () => {
-    const app = await NestFactory.create(
+    const app = await createApp(
       guardCheckApp({ authGuard: TokenGuard, services: [NotesService] }),
-      { logger: false },
     );
     opened.push(app);
     await app.init();

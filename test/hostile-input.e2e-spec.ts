@@ -6,11 +6,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { BlobAppModule } from './fixtures/hostile-fixtures';
 import type { RpcBody, ToolResult } from './support/json-rpc-shapes';
-import {
-  startSampleApp,
-  type RunningApp,
-  sampleTestingModule,
-} from './support/sample-app';
+import { postMcpText } from './support/mcp-http';
+import { sampleTestingModule, useSampleApp } from './support/sample-app';
 
 /**
  * Input built to cost the server: huge objects, NUL and lone surrogates,
@@ -32,23 +29,11 @@ interface Timed {
 }
 
 describe('bounded work per call, over HTTP', () => {
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    running = await startSampleApp('sqlite');
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
+  const running = useSampleApp('sqlite');
 
   async function post(body: string, start: number): Promise<Timed> {
-    const response = await fetch(`${running.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...ALICE },
-      body,
-    });
-    const parsed = (await response.json()) as RpcBody;
-    return { body: parsed, doneAt: performance.now() - start };
+    const reply = await postMcpText(running().baseUrl, body, ALICE);
+    return { body: reply.json(), doneAt: performance.now() - start };
   }
 
   it('refuses 80,000 unknown keys on orders_create at once, while concurrent pings are answered', async () => {
@@ -65,7 +50,7 @@ describe('bounded work per call, over HTTP', () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
     // The server's own work on the call: the operation's invocation, from
     // the parsed arguments to the result (not reading and parsing the body).
-    const invoker = running.app.get(OperationInvoker);
+    const invoker = running().app.get(OperationInvoker);
     const invoke = invoker.invoke.bind(invoker);
     const invocations: number[] = [];
     const spy = vi

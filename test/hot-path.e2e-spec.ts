@@ -1,17 +1,8 @@
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { McpDispatcher } from '@nestops/mcp';
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  describe,
-  expect,
-  it,
-  vi,
-} from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { I18nAppModule } from './fixtures/i18n-fixtures';
-import { listen, type RunningApp } from './support/sample-app';
+import { ACCEPT_BOTH, postMcpText } from './support/mcp-http';
+import { startApp, useApp } from './support/start-app';
 
 /**
  * Work done once instead of per request: the tool list of each language
@@ -19,18 +10,7 @@ import { listen, type RunningApp } from './support/sample-app';
  * serialised once (observed, not timed).
  */
 
-let running: RunningApp;
-
-beforeAll(async () => {
-  const app = await NestFactory.create<NestExpressApplication>(
-    I18nAppModule.register({ i18n: true }),
-    { logger: false },
-  );
-  running = await listen(app);
-});
-afterAll(async () => {
-  await running?.close();
-});
+const running = useApp(() => startApp(I18nAppModule.register({ i18n: true })));
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -40,26 +20,22 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
+/** POSTs `body` as it is, as a Streamable HTTP client does: the text of the 200 answer. */
 async function post(
   body: string,
   headers: Record<string, string> = {},
 ): Promise<string> {
-  const response = await fetch(`${running.baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body,
+  const reply = await postMcpText(running().baseUrl, body, {
+    ...ACCEPT_BOTH,
+    ...headers,
   });
-  expect(response.status).toBe(200);
-  return response.text();
+  expect(reply.status).toBe(200);
+  return reply.text;
 }
 
 describe('tools/list', () => {
   it('is one prepared result per era and language: only the id differs between answers', async () => {
-    const dispatcher = running.app.get(McpDispatcher);
+    const dispatcher = running().app.get(McpDispatcher);
     const list = (id: number, language: string, modern = false) =>
       dispatcher.dispatch(
         {

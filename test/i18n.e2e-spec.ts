@@ -1,5 +1,3 @@
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { OperationInvoker } from '@nestops/operations';
 import { I18nService } from 'nestjs-i18n';
 import {
@@ -12,14 +10,15 @@ import {
   vi,
 } from 'vitest';
 import { I18nAppModule } from './fixtures/i18n-fixtures';
-import { rpcResult } from './fixtures/pipeline-fixtures';
 import {
   callTool,
   ClientV1,
   McpClients,
   type Caller,
 } from './support/mcp-clients';
-import { listen, startSampleApp, type RunningApp } from './support/sample-app';
+import { rpcResult } from './support/mcp-http';
+import { startSampleApp } from './support/sample-app';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 import { WarningLog } from './support/warning-log';
 
 /**
@@ -43,11 +42,10 @@ async function startFixture(
   i18n: boolean,
 ): Promise<RunningApp & { readonly log: WarningLog }> {
   const log = new WarningLog();
-  const app = await NestFactory.create<NestExpressApplication>(
-    I18nAppModule.register({ i18n }),
-    { logger: log },
-  );
-  return { ...(await listen(app)), log };
+  return {
+    ...(await startApp(I18nAppModule.register({ i18n }), { logger: log })),
+    log,
+  };
 }
 
 const listTools = async (baseUrl: string, language?: string) =>
@@ -94,14 +92,7 @@ const MEMBERS_ZH = {
 };
 
 describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
-  let running: RunningApp & { readonly log: WarningLog };
-
-  beforeAll(async () => {
-    running = await startFixture(true);
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
+  const running = useApp(() => startFixture(true));
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -119,7 +110,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
     'lists titles and descriptions for Accept-Language %s',
     async (language, expected) => {
       const tool = byName(
-        await listTools(running.baseUrl, language),
+        await listTools(running().baseUrl, language),
         'tenant-members_list',
       );
       expect({ title: tool.title, description: tool.description }).toEqual(
@@ -129,7 +120,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
   );
 
   it('finds the keys of an id with `-` under `_` (tenant_members.list.title)', async () => {
-    const tools = await listTools(running.baseUrl, 'en-US');
+    const tools = await listTools(running().baseUrl, 'en-US');
     expect(byName(tools, 'tenant-members_list').title).toBe(
       'List tenant members',
     );
@@ -137,7 +128,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
 
   it('omits the fields whose keys are missing', async () => {
     for (const language of ['en-US', 'zh-CN']) {
-      const tools = await listTools(running.baseUrl, language);
+      const tools = await listTools(running().baseUrl, language);
       const ping = byName(tools, 'silent_ping');
       expect(ping).not.toHaveProperty('title');
       expect(ping).not.toHaveProperty('description');
@@ -150,7 +141,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
   });
 
   it('warns once at startup, naming every tool without a description', () => {
-    const warnings = running.log.warnings.filter((w) =>
+    const warnings = running().log.warnings.filter((w) =>
       w.includes('without a description'),
     );
     expect(warnings).toHaveLength(1);
@@ -165,7 +156,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
     const translate = vi.spyOn(I18nService.prototype, 'translate');
     for (const language of ['zh-CN', 'en-US', 'fr', 'zh;q=0.9, en;q=0.8']) {
       for (let i = 0; i < 5; i++) {
-        await listTools(running.baseUrl, language);
+        await listTools(running().baseUrl, language);
       }
     }
     expect(translate).not.toHaveBeenCalled();
@@ -175,14 +166,14 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
     const headers = { authorization: 'Bearer nobody' };
     // Bearer nobody is anonymous to ReaderGuard: the permission needs a principal.
     expect(
-      await callText(running.baseUrl, 'tenant-members_list', {}, headers),
+      await callText(running().baseUrl, 'tenant-members_list', {}, headers),
     ).toBe('SECURITY_DENIED_003: Authentication is required.');
   });
 
   it("uses the app's override of a library key, in the language it overrides", async () => {
     expect(
       await callText(
-        running.baseUrl,
+        running().baseUrl,
         'tenant-members_list',
         {},
         { 'accept-language': 'zh-CN' },
@@ -190,7 +181,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
     ).toBe('SECURITY_DENIED_003: 请先登录。');
     expect(
       await callText(
-        running.baseUrl,
+        running().baseUrl,
         'tenant-members_list',
         {},
         { 'accept-language': 'en-US' },
@@ -201,14 +192,14 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
   it('names each failing field with a translated message, in the order class-validator reports them', async () => {
     const args = { name: '', amount: 0, note: 'xyz', code: 7 };
     expect(
-      await callText(running.baseUrl, 'glossary_lookup', args, {
+      await callText(running().baseUrl, 'glossary_lookup', args, {
         'accept-language': 'zh-CN',
       }),
     ).toBe(
       'VALIDATION_INVALID_001: 输入无效：name 不能为空; amount 不能小于 1; note must contain a ab string; code: say it with letters',
     );
     expect(
-      await callText(running.baseUrl, 'glossary_lookup', args, {
+      await callText(running().baseUrl, 'glossary_lookup', args, {
         'accept-language': 'en-US',
       }),
     ).toBe(
@@ -219,7 +210,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
   it('translates unknown properties, type checks and missing fields', async () => {
     expect(
       await callText(
-        running.baseUrl,
+        running().baseUrl,
         'glossary_lookup',
         { name: 'x', amount: 'ten', note: 'ab', code: 'c', extra: 1 },
         { 'accept-language': 'zh-CN' },
@@ -229,7 +220,7 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
     );
     expect(
       await callText(
-        running.baseUrl,
+        running().baseUrl,
         'glossary_lookup',
         { name: 'x', note: 'ab' },
         { 'accept-language': 'zh-CN' },
@@ -240,29 +231,22 @@ describe('a fixture app with an I18nModule (en-US, zh-CN)', () => {
   it("translates an operation's own keyed failure with its parameters", async () => {
     const args = { name: 'missing', amount: 1, note: 'ab', code: 'c' };
     expect(
-      await callText(running.baseUrl, 'glossary_lookup', args, {
+      await callText(running().baseUrl, 'glossary_lookup', args, {
         'accept-language': 'zh-CN',
       }),
     ).toBe('BUSINESS_NOTFOUND_001: 没有“missing”这个词条。');
-    expect(await callText(running.baseUrl, 'glossary_lookup', args, {})).toBe(
+    expect(await callText(running().baseUrl, 'glossary_lookup', args, {})).toBe(
       "BUSINESS_NOTFOUND_001: No entry for 'missing'.",
     );
   });
 });
 
 describe('the language of a call inside the app', () => {
-  let running: RunningApp & { readonly log: WarningLog };
-
-  beforeAll(async () => {
-    running = await startFixture(true);
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
+  const running = useApp(() => startFixture(true));
 
   it("is the same for the library and nestjs-i18n's I18nContext, from Accept-Language", async () => {
     const result = await rpcResult<{ structuredContent: unknown }>(
-      running.baseUrl,
+      running().baseUrl,
       'tools/call',
       { name: 'glossary_language', arguments: {} },
       { 'accept-language': 'zh;q=0.9, en;q=0.8' },
@@ -274,8 +258,8 @@ describe('the language of a call inside the app', () => {
   });
 
   it('is the same for both when a carrier gives it apart from the headers (--locale)', async () => {
-    const result = await running.app
-      .get(OperationInvoker)
+    const result = await running()
+      .app.get(OperationInvoker)
       .invoke('glossary.language', {
         carrier: 'cli',
         target: 'glossary.language',
@@ -292,17 +276,10 @@ describe('the language of a call inside the app', () => {
 });
 
 describe('a fixture app without an I18nModule', () => {
-  let running: RunningApp & { readonly log: WarningLog };
-
-  beforeAll(async () => {
-    running = await startFixture(false);
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
+  const running = useApp(() => startFixture(false));
 
   it('starts, lists tools without titles or descriptions, and warns naming all of them', async () => {
-    const tools = await listTools(running.baseUrl, 'zh-CN');
+    const tools = await listTools(running().baseUrl, 'zh-CN');
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'glossary_language',
       'glossary_lookup',
@@ -313,7 +290,7 @@ describe('a fixture app without an I18nModule', () => {
       expect(tool).not.toHaveProperty('title');
       expect(tool).not.toHaveProperty('description');
     }
-    const warning = running.log.warnings.find((w) =>
+    const warning = running().log.warnings.find((w) =>
       w.includes('without a description'),
     );
     expect(warning).toContain('4 MCP tool(s)');
@@ -322,11 +299,11 @@ describe('a fixture app without an I18nModule', () => {
   it('answers in English whatever the caller asks for', async () => {
     const headers = { 'accept-language': 'zh-CN' };
     expect(
-      await callText(running.baseUrl, 'tenant-members_list', {}, headers),
+      await callText(running().baseUrl, 'tenant-members_list', {}, headers),
     ).toBe('SECURITY_DENIED_003: Authentication is required.');
     expect(
       await callText(
-        running.baseUrl,
+        running().baseUrl,
         'glossary_lookup',
         { name: '', amount: 1, note: 'ab', code: 'c' },
         headers,
@@ -334,7 +311,7 @@ describe('a fixture app without an I18nModule', () => {
     ).toBe('VALIDATION_INVALID_001: Invalid input: name should not be empty');
     expect(
       await callText(
-        running.baseUrl,
+        running().baseUrl,
         'glossary_lookup',
         { name: 'missing', amount: 1, note: 'ab', code: 'c' },
         headers,

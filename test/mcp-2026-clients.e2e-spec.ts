@@ -5,7 +5,8 @@ import {
   McpClients,
   type Caller,
 } from './support/mcp-clients';
-import { startSampleApp, type RunningApp } from './support/sample-app';
+import { startSampleApp } from './support/sample-app';
+import type { RunningApp } from './support/start-app';
 import { startWireRecorder, type WireRecorder } from './support/wire-recorder';
 
 /**

@@ -1,21 +1,21 @@
 import { McpDispatcher } from '@nestops/mcp';
-import { ResultOperations, startApp } from './fixtures/pipeline-fixtures';
+import { ResultOperations } from './fixtures/pipeline-fixtures';
 import { appWith } from './fixtures/startup-fixtures';
 import type { HeaderMap, ToolResult } from './support/json-rpc-shapes';
 import {
   CAPABILITIES_KEY,
   MODERN_META,
   MODERN_VERSION,
-  type McpReply,
   modernHeaders,
   modernRequest,
-  postMcp,
   postModern,
   type RpcMessage,
   SERVER_INFO_KEY,
   VERSION_KEY,
 } from './support/modern-mcp';
-import { startSampleApp, type RunningApp } from './support/sample-app';
+import { type McpReply, postMcp } from './support/mcp-http';
+import { startSampleApp } from './support/sample-app';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 
 const ALICE = { authorization: 'ApiKey dev-alice-key' } as const;
 const BOB = { authorization: 'ApiKey dev-bob-key' } as const;
@@ -678,31 +678,28 @@ describe('MCP 2026-07-28 without a carrier: the dispatcher alone, as stdio calls
 });
 
 describe('MCP 2026-07-28 over HTTP, one-language app with cacheTtl', () => {
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    running = await startApp(
+  const running = useApp(() =>
+    startApp(
       appWith([ResultOperations], { serverName: 'results', cacheTtl: 60_000 }),
-    );
-  });
-  afterAll(() => running?.close());
+    ),
+  );
 
   const call = async (name: string, legacy: boolean) => {
     const message = modernRequest(name, 'tools/call', { name });
     const reply = legacy
       ? await postMcp(
-          running.baseUrl,
+          running().baseUrl,
           { jsonrpc: '2.0', id: name, method: 'tools/call', params: { name } },
           {},
         )
-      : await postModern(running.baseUrl, message);
+      : await postModern(running().baseUrl, message);
     return resultOf<ModernToolResult>(reply, name);
   };
 
   it('tools/list and server/discover carry the configured ttlMs, and are public', async () => {
     for (const method of ['tools/list', 'server/discover']) {
       const result = resultOf<ModernList>(
-        await postModern(running.baseUrl, modernRequest(method, method)),
+        await postModern(running().baseUrl, modernRequest(method, method)),
         method,
       );
       expect(result.resultType).toBe('complete');

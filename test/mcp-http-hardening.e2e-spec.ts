@@ -1,10 +1,12 @@
 import { OperationInvoker } from '@nestops/operations';
 import {
-  startOuterAuthFixture,
-  type RecordingLogger,
+  OuterAuthModule,
+  RecordingLogger,
 } from './fixtures/outer-auth-fixtures';
-import type { HeaderMap, RpcBody, ToolResult } from './support/json-rpc-shapes';
-import { startSampleApp, type RunningApp } from './support/sample-app';
+import type { RpcBody, ToolResult } from './support/json-rpc-shapes';
+import { type McpReply, postMcp, rpcRequest } from './support/mcp-http';
+import { startSampleApp } from './support/sample-app';
+import { startApp, type RunningApp } from './support/start-app';
 
 interface Problem {
   readonly type: string;
@@ -14,43 +16,12 @@ interface Problem {
   readonly correlationId?: string;
 }
 
-interface Reply {
-  readonly status: number;
-  readonly text: string;
-  header(name: string): string | undefined;
-  json<T = RpcBody>(): T;
-}
-
 type Message = Readonly<Record<string, unknown>>;
 
 const UUID =
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ALICE = { authorization: 'ApiKey dev-alice-key' } as const;
 const BATCH_VERSION = { 'mcp-protocol-version': '2025-03-26' } as const;
-
-/** POSTs to `/mcp` on 127.0.0.1: a string is sent as is, anything else as JSON. */
-async function post(
-  baseUrl: string,
-  body: unknown,
-  headers: HeaderMap = {},
-): Promise<Reply> {
-  const response = await fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    text,
-    header: (name) => response.headers.get(name) ?? undefined,
-    json: <T>() => JSON.parse(text) as T,
-  };
-}
-
-function rpcRequest(id: string | number, method: string, params?: Message) {
-  return { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
-}
 
 function callTool(id: string | number, name: string, args: Message) {
   return rpcRequest(id, 'tools/call', { name, arguments: args });
@@ -75,7 +46,10 @@ function expectRpcError(
   expect(typeof body.error?.message).toBe('string');
 }
 
-function expectSingleInvalidRequest(response: Reply, dataCode: string): void {
+function expectSingleInvalidRequest(
+  response: McpReply,
+  dataCode: string,
+): void {
   expect(response.status).toBe(400);
   expect(response.header('content-type')).toMatch(/^application\/json/);
   const body = response.json<RpcBody | RpcBody[]>();
@@ -89,7 +63,8 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
   let logger: RecordingLogger;
 
   beforeAll(async () => {
-    ({ running, logger } = await startOuterAuthFixture());
+    logger = new RecordingLogger();
+    running = await startApp(OuterAuthModule, { logger });
     baseUrl = running.baseUrl;
   });
   afterAll(() => running?.close());
@@ -105,7 +80,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
   ])(
     'a guard that %s: 401 with WWW-Authenticate, nothing logged as an error',
     async (_name, token) => {
-      const response = await post(baseUrl, list, {
+      const response = await postMcp(baseUrl, list, {
         authorization: `Bearer ${token}`,
       });
       expect(response.status).toBe(401);
@@ -127,7 +102,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
   ])(
     'a guard that %s: 500 problem+json with the caller correlation id, logged with its stack',
     async (_name, token, cause) => {
-      const response = await post(baseUrl, list, {
+      const response = await postMcp(baseUrl, list, {
         authorization: `Bearer ${token}`,
         'x-correlation-id': 'outer-auth-1',
       });
@@ -162,7 +137,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
   ])(
     'an X-Correlation-Id that is %s: the 500 carries a new UUID, also logged',
     async (_name, given) => {
-      const response = await post(baseUrl, list, {
+      const response = await postMcp(baseUrl, list, {
         authorization: 'Bearer db-down',
         ...(given === undefined ? {} : { 'x-correlation-id': given }),
       });
@@ -175,7 +150,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
 
   it('an X-Correlation-Id of 128 visible ASCII characters is kept', async () => {
     const given = '!~'.repeat(64);
-    const response = await post(baseUrl, list, {
+    const response = await postMcp(baseUrl, list, {
       authorization: 'Bearer db-down',
       'x-correlation-id': given,
     });
@@ -183,8 +158,10 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
   });
 
   it('the server goes on after a failing guard', async () => {
-    await post(baseUrl, list, { authorization: 'Bearer db-down' });
-    const response = await post(baseUrl, list, { authorization: 'Bearer ok' });
+    await postMcp(baseUrl, list, { authorization: 'Bearer db-down' });
+    const response = await postMcp(baseUrl, list, {
+      authorization: 'Bearer ok',
+    });
     expect(response.status).toBe(200);
     expect(response.json().result).toEqual({
       tools: [expect.objectContaining({ name: 'echo_say' })],
@@ -194,14 +171,18 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
   it('ForbiddenException is not a failed authentication: the POST is admitted and each call is judged by its own guards', async () => {
     const forbidden = { authorization: 'Bearer forbidden' };
 
-    const listed = await post(baseUrl, list, forbidden);
+    const listed = await postMcp(baseUrl, list, forbidden);
     expect(listed.status).toBe(200);
     expect(listed.header('www-authenticate')).toBeUndefined();
     expect(listed.json().result).toEqual({
       tools: [expect.objectContaining({ name: 'echo_say' })],
     });
 
-    const called = await post(baseUrl, callTool(2, 'echo_say', {}), forbidden);
+    const called = await postMcp(
+      baseUrl,
+      callTool(2, 'echo_say', {}),
+      forbidden,
+    );
     expect(called.status).toBe(200);
     const result = toolResult(called.json());
     expect(result.isError).toBe(true);
@@ -224,7 +205,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
 
     it('a single message: 500 JSON-RPC -32603 with error.data.correlationId, logged with its stack', async () => {
       breakDispatcher(1);
-      const response = await post(baseUrl, callTool(7, 'echo_say', {}), {
+      const response = await postMcp(baseUrl, callTool(7, 'echo_say', {}), {
         'x-correlation-id': 'dispatch-1',
       });
       expect(response.status).toBe(500);
@@ -247,7 +228,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
 
     it('a single message without X-Correlation-Id: a new UUID, the one logged', async () => {
       breakDispatcher(1);
-      const response = await post(baseUrl, callTool(8, 'echo_say', {}));
+      const response = await postMcp(baseUrl, callTool(8, 'echo_say', {}));
       expect(response.status).toBe(500);
       const correlationId = response.json().error?.data.correlationId;
       expect(correlationId).toMatch(UUID);
@@ -256,7 +237,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
 
     it('one element of a 2025-03-26 batch: its own -32603 entry, the others still answered', async () => {
       breakDispatcher(1);
-      const response = await post(
+      const response = await postMcp(
         baseUrl,
         [
           callTool('broken', 'echo_say', {}),
@@ -295,7 +276,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
     const headers = { ...ALICE, ...BATCH_VERSION };
 
     it('two tools/calls and a notification: the two answers, in order', async () => {
-      const response = await post(
+      const response = await postMcp(
         baseUrl,
         [
           callTool('first', 'orders_create', { name: 'Tea', amount: 2 }),
@@ -320,7 +301,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
     });
 
     it('each element is its own invocation: a failing call does not stop the others', async () => {
-      const response = await post(
+      const response = await postMcp(
         baseUrl,
         [
           callTool(1, 'orders_create', { name: 'Tea', amount: 0 }),
@@ -336,7 +317,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
     });
 
     it('invalid JSON-RPC elements among valid ones get their own error entries', async () => {
-      const response = await post(
+      const response = await postMcp(
         baseUrl,
         [
           rpcRequest('a', 'ping'),
@@ -374,7 +355,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
     });
 
     it('only notifications and client responses: 202 and no body', async () => {
-      const response = await post(
+      const response = await postMcp(
         baseUrl,
         [
           notification('notifications/initialized'),
@@ -388,7 +369,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
     });
 
     it('an empty array: one -32600 error, 400', async () => {
-      const response = await post(baseUrl, [], headers);
+      const response = await postMcp(baseUrl, [], headers);
       expectSingleInvalidRequest(response, 'PROTOCOLS_VALIDATION_001');
     });
 
@@ -396,7 +377,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
       const batch = Array.from({ length: 100 }, (_, i) =>
         rpcRequest(i, 'ping'),
       );
-      const response = await post(baseUrl, batch, headers);
+      const response = await postMcp(baseUrl, batch, headers);
       expect(response.status).toBe(200);
       const answers = response.json<RpcBody[]>();
       expect(answers.map((answer) => answer.id)).toEqual(
@@ -408,11 +389,11 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
       const batch = Array.from({ length: 101 }, (_, i) =>
         callTool(i, 'orders_create', { name: `Bulk ${i}`, amount: 1 }),
       );
-      const response = await post(baseUrl, batch, headers);
+      const response = await postMcp(baseUrl, batch, headers);
       expectSingleInvalidRequest(response, 'PROTOCOLS_VALIDATION_001');
       expect(response.json().error?.message).toContain('100');
 
-      const listed = await post(
+      const listed = await postMcp(
         baseUrl,
         callTool('list', 'orders_list', {}),
         ALICE,
@@ -421,7 +402,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
     });
 
     it('invalid credentials get 401 before the batch is read', async () => {
-      const response = await post(baseUrl, [rpcRequest(1, 'ping')], {
+      const response = await postMcp(baseUrl, [rpcRequest(1, 'ping')], {
         ...BATCH_VERSION,
         authorization: 'ApiKey nope',
       });
@@ -443,7 +424,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
   ])(
     'an array body %s stays a -32600 invalid request, 400',
     async (_name, version) => {
-      const response = await post(
+      const response = await postMcp(
         baseUrl,
         [rpcRequest(1, 'ping'), rpcRequest(2, 'ping')],
         { ...ALICE, ...version },
@@ -458,7 +439,7 @@ describe('MCP HTTP JSON-RPC batches and versions, sample app', () => {
   ])(
     'MCP-Protocol-Version 2024-11-05 on %s: 400 -32600 PROTOCOLS_VALIDATION_002',
     async (_name, body, id) => {
-      const response = await post(baseUrl, body, {
+      const response = await postMcp(baseUrl, body, {
         'mcp-protocol-version': '2024-11-05',
       });
       expect(response.status).toBe(400);

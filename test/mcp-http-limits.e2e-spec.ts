@@ -1,11 +1,11 @@
 import { Injectable, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { McpModule } from '@nestops/mcp';
 import { Operation, OperationInvoker } from '@nestops/operations';
 import { connect, type Socket } from 'node:net';
 import type { RpcBody } from './support/json-rpc-shapes';
-import { listen, startSampleApp, type RunningApp } from './support/sample-app';
+import { postMcpText } from './support/mcp-http';
+import { startSampleApp } from './support/sample-app';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 
 /** Half a megabyte of text: each answer is about a megabyte. */
 const BULK = 'x'.repeat(512 * 1024);
@@ -24,26 +24,6 @@ class BulkService {
   providers: [BulkService],
 })
 class BulkModule {}
-
-interface Reply {
-  readonly status: number;
-  /** The body as sent: ids are read from it, since JSON.parse would round them. */
-  readonly text: string;
-}
-
-/** POSTs a raw JSON text to `/mcp`. */
-async function postRaw(
-  baseUrl: string,
-  text: string,
-  headers: Readonly<Record<string, string>> = {},
-): Promise<Reply> {
-  const response = await fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: text,
-  });
-  return { status: response.status, text: await response.text() };
-}
 
 function expectInvalidRequest(body: RpcBody): void {
   expect(body.id).toBeNull();
@@ -74,7 +54,7 @@ describe('MCP HTTP ids, sample app', () => {
     ])(
       'a numeric id that is %s (%s): 400, -32600 with id null',
       async (_name, id) => {
-        const response = await postRaw(
+        const response = await postMcpText(
           baseUrl,
           `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
         );
@@ -89,7 +69,7 @@ describe('MCP HTTP ids, sample app', () => {
       ['zero', '0'],
       ['a long string', '"12345678901234567890"'],
     ])('%s is echoed exactly', async (_name, id) => {
-      const response = await postRaw(
+      const response = await postMcpText(
         baseUrl,
         `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
       );
@@ -98,7 +78,7 @@ describe('MCP HTTP ids, sample app', () => {
     });
 
     it('an unsafe id in a 2025-03-26 batch: its own -32600 entry with id null, the others answered', async () => {
-      const response = await postRaw(
+      const response = await postMcpText(
         baseUrl,
         '[{"jsonrpc":"2.0","id":1e400,"method":"ping"},' +
           '{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"},' +
@@ -119,16 +99,9 @@ describe('MCP HTTP ids, sample app', () => {
 
 describe('MCP HTTP back-pressure: a client that pipelines and does not read', () => {
   const PIPELINED = 40;
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    running = await listen(
-      await NestFactory.create<NestExpressApplication>(BulkModule, {
-        logger: ['error', 'warn'],
-      }),
-    );
-  });
-  afterAll(() => running?.close());
+  const running = useApp(() =>
+    startApp(BulkModule, { logger: ['error', 'warn'] }),
+  );
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -180,8 +153,11 @@ describe('MCP HTTP back-pressure: a client that pipelines and does not read', ()
 
   it('handles its requests only as it reads the answers, then answers them all', async () => {
     // Each tools/call served is one invocation.
-    const dispatch = vi.spyOn(running.app.get(OperationInvoker), 'invoke');
-    const socket = connect(Number(new URL(running.baseUrl).port), '127.0.0.1');
+    const dispatch = vi.spyOn(running().app.get(OperationInvoker), 'invoke');
+    const socket = connect(
+      Number(new URL(running().baseUrl).port),
+      '127.0.0.1',
+    );
     socket.pause();
     try {
       await new Promise<void>((resolve, reject) => {

@@ -1,9 +1,5 @@
 import { Injectable, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import {
-  ExpressAdapter,
-  type NestExpressApplication,
-} from '@nestjs/platform-express';
+import { ExpressAdapter } from '@nestjs/platform-express';
 import { Test, type TestingModule } from '@nestjs/testing';
 import express, { type RequestHandler } from 'express';
 import {
@@ -14,69 +10,18 @@ import {
 } from '@nestops/mcp';
 import { Operation, OperationMessages } from '@nestops/operations';
 import { request } from 'node:http';
-import { listen } from './support/sample-app';
 import type { RpcBody } from './support/json-rpc-shapes';
+import { JSON_TYPE, sendExact } from './support/mcp-http';
 import { MODERN_VERSION, modernRequest } from './support/modern-mcp';
-import {
-  HttpSmallBodyModule,
-  startHttpFixture,
-} from './fixtures/http-fixtures';
-import {
-  startSampleApp,
-  type RunningApp,
-  type RunningSample,
-} from './support/sample-app';
+import { HttpSmallBodyModule } from './fixtures/http-fixtures';
+import { useSampleApp } from './support/sample-app';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 
 /**
  * Rules of the MCP endpoint that each held against one broken line:
  * the Content-Type check anchored, an empty Origin judged like any other,
  * `cacheTtl: 0` kept, and `initialize` answering only 2025 revisions.
  */
-
-interface Reply {
-  readonly status: number;
-  readonly body: string;
-}
-
-/**
- * A POST to `/mcp` with exactly `headers`, through node:http (no fetch
- * rules); `chunked`: without Content-Length, the body in two chunks.
- */
-function rawPost(
-  baseUrl: string,
-  body: string,
-  headers: Record<string, string>,
-  chunked = false,
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${baseUrl}/mcp`,
-      {
-        method: 'POST',
-        headers: chunked
-          ? headers
-          : { ...headers, 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    if (chunked) {
-      req.write(body.slice(0, 10));
-      req.end(body.slice(10));
-    } else {
-      req.end(body);
-    }
-  });
-}
 
 const CREATE = JSON.stringify({
   jsonrpc: '2.0',
@@ -87,18 +32,12 @@ const CREATE = JSON.stringify({
 const ALICE = 'ApiKey dev-alice-key';
 
 describe('MCP HTTP request rules, sample app', () => {
-  let running: RunningSample;
+  const running = useSampleApp();
 
-  beforeAll(async () => {
-    running = await startSampleApp();
-  });
-
-  afterAll(() => running?.close());
-
-  beforeEach(() => running.clearOrders());
+  beforeEach(() => running().clearOrders());
 
   async function orderCount(): Promise<number> {
-    const rows: Array<{ count: number }> = await running.dataSource.query(
+    const rows: Array<{ count: number }> = await running().dataSource.query(
       'SELECT COUNT(*) AS count FROM orders',
     );
     return Number(rows[0].count);
@@ -107,13 +46,13 @@ describe('MCP HTTP request rules, sample app', () => {
   it.each(['text/plain; x=application/json', 'text/plain;application/json'])(
     'refuses Content-Type %j with 415 and runs nothing (a browser sends it without a preflight)',
     async (type) => {
-      const reply = await rawPost(running.baseUrl, CREATE, {
-        'content-type': type,
-        authorization: ALICE,
+      const reply = await sendExact(running().baseUrl, {
+        headers: { 'content-type': type, authorization: ALICE },
+        body: CREATE,
       });
 
       expect(reply.status).toBe(415);
-      expect(JSON.parse(reply.body)).toMatchObject({
+      expect(JSON.parse(reply.text)).toMatchObject({
         status: 415,
         detail: 'Send the JSON-RPC message as application/json.',
       });
@@ -122,14 +61,17 @@ describe('MCP HTTP request rules, sample app', () => {
   );
 
   it('judges an empty Origin header like any other origin: 403, nothing run', async () => {
-    const reply = await rawPost(running.baseUrl, CREATE, {
-      'content-type': 'application/json',
-      authorization: ALICE,
-      origin: '',
+    const reply = await sendExact(running().baseUrl, {
+      body: CREATE,
+      headers: {
+        'content-type': 'application/json',
+        authorization: ALICE,
+        origin: '',
+      },
     });
 
     expect(reply.status).toBe(403);
-    expect(JSON.parse(reply.body)).toMatchObject({
+    expect(JSON.parse(reply.text)).toMatchObject({
       status: 403,
       detail: 'Origin  is not allowed.',
     });
@@ -137,17 +79,16 @@ describe('MCP HTTP request rules, sample app', () => {
   });
 
   it('picks the language from the whole Accept-Language header, not its first entry', async () => {
-    const messages = running.app.get(OperationMessages, { strict: false });
+    const messages = running().app.get(OperationMessages, { strict: false });
     const titleFor = async (acceptLanguage: string) => {
-      const reply = await rawPost(
-        running.baseUrl,
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-        {
+      const reply = await sendExact(running().baseUrl, {
+        headers: {
           'content-type': 'application/json',
           'accept-language': acceptLanguage,
         },
-      );
-      const { result } = JSON.parse(reply.body) as RpcBody;
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      const { result } = JSON.parse(reply.text) as RpcBody;
       return (result as { tools: Array<{ title: string }> }).tools[0].title;
     };
 
@@ -160,9 +101,12 @@ describe('MCP HTTP request rules, sample app', () => {
   });
 
   it('still serves a request without Origin, with application/json; charset=utf-8', async () => {
-    const reply = await rawPost(running.baseUrl, CREATE, {
-      'content-type': 'application/json; charset=utf-8',
-      authorization: ALICE,
+    const reply = await sendExact(running().baseUrl, {
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        authorization: ALICE,
+      },
+      body: CREATE,
     });
 
     expect(reply.status).toBe(200);
@@ -180,23 +124,23 @@ function pingOf(bytes: number): string {
 }
 
 describe('MCP HTTP body limit, maxBodySize: 1000', () => {
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    running = await startHttpFixture(HttpSmallBodyModule);
-  });
-
-  afterAll(() => running?.close());
+  const running = useApp(() => startApp(HttpSmallBodyModule));
 
   it.each([false, true])(
     'answers a body of exactly 1000 bytes and refuses 1001 with 413 (chunked: %s)',
     async (chunked) => {
-      const json = { 'content-type': 'application/json' };
-      const exact = await rawPost(running.baseUrl, pingOf(1000), json, chunked);
+      // Chunked: no Content-Length, the body in two chunks.
+      const send = (body: string) =>
+        sendExact(running().baseUrl, {
+          headers: JSON_TYPE,
+          body: chunked ? [body.slice(0, 10), body.slice(10)] : body,
+          chunked,
+        });
+      const exact = await send(pingOf(1000));
       expect(exact.status).toBe(200);
-      expect(JSON.parse(exact.body)).toMatchObject({ id: 1, result: {} });
+      expect(JSON.parse(exact.text)).toMatchObject({ id: 1, result: {} });
 
-      const over = await rawPost(running.baseUrl, pingOf(1001), json, chunked);
+      const over = await send(pingOf(1001));
       expect(over.status).toBe(413);
     },
   );
@@ -204,7 +148,7 @@ describe('MCP HTTP body limit, maxBodySize: 1000', () => {
   it('answers 413 from a Content-Length over the limit, without waiting for the body', async () => {
     const reply = await new Promise<number>((resolve, reject) => {
       const req = request(
-        `${running.baseUrl}/mcp`,
+        `${running().baseUrl}/mcp`,
         {
           method: 'POST',
           headers: {
@@ -226,8 +170,9 @@ describe('MCP HTTP body limit, maxBodySize: 1000', () => {
   });
 
   it('answers 415, not 413, to a large body that is not JSON', async () => {
-    const reply = await rawPost(running.baseUrl, 'x'.repeat(2000), {
-      'content-type': 'text/plain',
+    const reply = await sendExact(running().baseUrl, {
+      headers: { 'content-type': 'text/plain' },
+      body: 'x'.repeat(2000),
     });
     expect(reply.status).toBe(415);
   });
@@ -240,23 +185,20 @@ describe('MCP HTTP behind a body parser that runs before Nest', () => {
     class BehindModule {}
     const server = express();
     server.use(first);
-    const app = await NestFactory.create<NestExpressApplication>(
-      BehindModule,
-      new ExpressAdapter(server),
-      { logger: false },
-    );
-    return listen(app);
+    return startApp(BehindModule, { adapter: new ExpressAdapter(server) });
   }
 
   const PING = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' });
-  const JSON_TYPE = { 'content-type': 'application/json' };
 
   it("answers from the parser's req.body (express.json())", async () => {
     const running = await behind(express.json());
     try {
-      const reply = await rawPost(running.baseUrl, PING, JSON_TYPE);
+      const reply = await sendExact(running.baseUrl, {
+        headers: JSON_TYPE,
+        body: PING,
+      });
       expect(reply.status).toBe(200);
-      expect(JSON.parse(reply.body)).toEqual({
+      expect(JSON.parse(reply.text)).toEqual({
         jsonrpc: '2.0',
         id: 7,
         result: {},
@@ -272,8 +214,11 @@ describe('MCP HTTP behind a body parser that runs before Nest', () => {
       req.once('end', () => next());
     });
     try {
-      const reply = await rawPost(running.baseUrl, PING, JSON_TYPE);
-      expect(JSON.parse(reply.body)).toMatchObject({
+      const reply = await sendExact(running.baseUrl, {
+        headers: JSON_TYPE,
+        body: PING,
+      });
+      expect(JSON.parse(reply.text)).toMatchObject({
         id: null,
         error: { code: -32700 },
       });

@@ -1,8 +1,5 @@
-import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import {
   HttpAddressDto,
   HttpDeepLifecycleModule,
@@ -16,10 +13,19 @@ import {
   HttpSignalsService,
   HttpSmallBodyModule,
   HttpTimeoutModule,
-  startHttpFixture,
 } from './fixtures/http-fixtures';
-import type { HeaderMap, RpcBody, ToolResult } from './support/json-rpc-shapes';
-import { listen, startSampleApp, type RunningApp } from './support/sample-app';
+import type { HeaderMap, ToolResult } from './support/json-rpc-shapes';
+import {
+  ACCEPT_BOTH,
+  JSON_TYPE,
+  type McpReply,
+  postMcp,
+  postMcpText,
+  rpcRequest,
+  sendExact,
+} from './support/mcp-http';
+import { startSampleApp } from './support/sample-app';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 import { WarningLog } from './support/warning-log';
 
 /** The installed @nestjs/core's version, as McpModule's warnings name it. */
@@ -32,107 +38,6 @@ interface InitializeResult {
   readonly capabilities: { readonly tools: { readonly listChanged: boolean } };
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly instructions?: string;
-}
-
-interface Reply {
-  readonly status: number;
-  readonly text: string;
-  header(name: string): string | undefined;
-  json(): RpcBody;
-}
-
-const JSON_TYPE = { 'content-type': 'application/json' } as const;
-
-function reply(
-  status: number,
-  text: string,
-  header: (name: string) => string | undefined,
-): Reply {
-  return {
-    status,
-    text,
-    header,
-    json: () => JSON.parse(text) as RpcBody,
-  };
-}
-
-/** POSTs one message to `/mcp`: a string is sent as is, anything else as JSON. */
-async function post(
-  baseUrl: string,
-  message: unknown,
-  headers: HeaderMap = {},
-): Promise<Reply> {
-  const response = await fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: { ...JSON_TYPE, ...headers },
-    body: typeof message === 'string' ? message : JSON.stringify(message),
-  });
-  const text = await response.text();
-  return reply(
-    response.status,
-    text,
-    (name) => response.headers.get(name) ?? undefined,
-  );
-}
-
-interface RawRequest {
-  readonly method?: string;
-  readonly headers?: HeaderMap;
-  readonly body?: string;
-  /** Send the body with `Transfer-Encoding: chunked` instead of a Content-Length. */
-  readonly chunked?: boolean;
-}
-
-/** A request through node:http, for bodies whose framing the test controls. */
-function raw(baseUrl: string, options: RawRequest = {}): Promise<Reply> {
-  const body = Buffer.from(options.body ?? '', 'utf8');
-  const framing: Record<string, string> = options.chunked
-    ? { 'transfer-encoding': 'chunked' }
-    : { 'content-length': String(body.length) };
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const req = httpRequest(
-      `${baseUrl}/mcp`,
-      {
-        method: options.method ?? 'POST',
-        headers: { ...JSON_TYPE, ...framing, ...options.headers },
-      },
-      (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve(
-            reply(res.statusCode ?? 0, text, (name) => {
-              const value = res.headers[name.toLowerCase()];
-              return Array.isArray(value) ? value.join(', ') : value;
-            }),
-          );
-        });
-      },
-    );
-    // The server may answer (413) and close before the upload ends.
-    req.on('error', (error) => {
-      if (!answered) {
-        reject(error);
-      }
-    });
-    const step = 64 * 1024;
-    for (let offset = 0; offset < body.length; offset += step) {
-      req.write(body.subarray(offset, offset + step));
-    }
-    req.end();
-  });
-}
-
-function rpcRequest(
-  id: string | number,
-  method: string,
-  params?: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, unknown>> {
-  return { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
 }
 
 function callTool(
@@ -153,19 +58,19 @@ function paddedPing(bytes: number, id: number): string {
   return text;
 }
 
-function resultOf<T>(response: Reply): T {
+function resultOf<T>(response: McpReply): T {
   const body = response.json();
   expect(body.error).toBeUndefined();
   return body.result as T;
 }
 
-function toolResultOf(response: Reply): ToolResult {
+function toolResultOf(response: McpReply): ToolResult {
   expect(response.status).toBe(200);
   return resultOf<ToolResult>(response);
 }
 
 function expectProtocolError(
-  response: Reply,
+  response: McpReply,
   expected: {
     status: number;
     code: number;
@@ -185,7 +90,7 @@ function expectProtocolError(
 }
 
 async function expectAnswers(baseUrl: string): Promise<void> {
-  const response = await post(baseUrl, rpcRequest('alive', 'ping'));
+  const response = await postMcp(baseUrl, rpcRequest('alive', 'ping'));
   expect(response.status).toBe(200);
   expect(response.json()).toEqual({ jsonrpc: '2.0', id: 'alive', result: {} });
 }
@@ -204,7 +109,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
   });
   afterAll(() => running?.close());
 
-  describe('protocol errors (SPEC section 5 table)', () => {
+  describe('a malformed request: its JSON-RPC error code, catalogue code and HTTP status, id echoed', () => {
     interface ErrorCase {
       readonly name: string;
       readonly body: string;
@@ -367,7 +272,11 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     ];
 
     it.each(cases)('$name', async (testCase) => {
-      const response = await post(baseUrl, testCase.body, testCase.headers);
+      const response = await postMcpText(
+        baseUrl,
+        testCase.body,
+        testCase.headers,
+      );
       expectProtocolError(response, testCase);
     });
   });
@@ -396,19 +305,18 @@ describe('MCP Streamable HTTP transport, sample app', () => {
         },
       ],
     ])('%s gets 202 and an empty body', async (_name, message) => {
-      const response = await post(baseUrl, message);
+      const response = await postMcp(baseUrl, message);
       expect(response.status).toBe(202);
       expect(response.text).toBe('');
     });
 
     it.each(['GET', 'DELETE'])('%s /mcp gets 405', async (method) => {
-      const response = await fetch(`${baseUrl}/mcp`, {
+      const response = await sendExact(baseUrl, {
         method,
-        headers: { accept: 'application/json, text/event-stream' },
+        headers: ACCEPT_BOTH,
       });
-      await response.arrayBuffer();
       expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('POST');
+      expect(response.header('allow')).toBe('POST');
     });
   });
 
@@ -416,7 +324,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
       'initialize with the supported version %s echoes it',
       async (version) => {
-        const response = await post(
+        const response = await postMcp(
           baseUrl,
           rpcRequest('init', 'initialize', {
             protocolVersion: version,
@@ -444,7 +352,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     ])(
       'initialize with %s is answered with the newest, 2025-11-25',
       async (_name, version) => {
-        const response = await post(
+        const response = await postMcp(
           baseUrl,
           rpcRequest(1, 'initialize', {
             protocolVersion: version,
@@ -462,7 +370,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
       'a request with the supported MCP-Protocol-Version %s works',
       async (version) => {
-        const response = await post(baseUrl, rpcRequest(2, 'tools/list'), {
+        const response = await postMcp(baseUrl, rpcRequest(2, 'tools/list'), {
           'mcp-protocol-version': version,
         });
         expect(response.status).toBe(200);
@@ -472,14 +380,14 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     );
 
     it('a request without MCP-Protocol-Version works', async () => {
-      const response = await post(baseUrl, rpcRequest(3, 'tools/list'));
+      const response = await postMcp(baseUrl, rpcRequest(3, 'tools/list'));
       expect(response.status).toBe(200);
       const result = resultOf<{ tools: { name: string }[] }>(response);
       expect(result.tools.map((tool) => tool.name)).toContain('orders_create');
     });
 
     it('ping answers {}', async () => {
-      const response = await post(baseUrl, rpcRequest('p', 'ping'));
+      const response = await postMcp(baseUrl, rpcRequest('p', 'ping'));
       expect(response.status).toBe(200);
       expect(response.header('content-type')).toMatch(/^application\/json/);
       expect(response.json()).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
@@ -496,7 +404,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     ])(
       'invalid credentials with %s get 401 problem+json with WWW-Authenticate',
       async (_name, body) => {
-        const response = await post(baseUrl, body, bad);
+        const response = await postMcpText(baseUrl, body, bad);
         expect(response.status).toBe(401);
         expect(response.header('content-type')).toMatch(
           /^application\/problem\+json/,
@@ -509,7 +417,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     );
 
     it('valid credentials pass the outer check', async () => {
-      const response = await post(baseUrl, rpcRequest(1, 'tools/list'), {
+      const response = await postMcp(baseUrl, rpcRequest(1, 'tools/list'), {
         authorization: 'ApiKey dev-bob-key',
       });
       expect(response.status).toBe(200);
@@ -518,12 +426,12 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     });
 
     it('no credentials: tools/list works, a call needing a permission is an isError result', async () => {
-      const list = await post(baseUrl, rpcRequest(1, 'tools/list'));
+      const list = await postMcp(baseUrl, rpcRequest(1, 'tools/list'));
       expect(list.status).toBe(200);
       const tools = resultOf<{ tools: { name: string }[] }>(list).tools;
       expect(tools.map((tool) => tool.name)).toContain('orders_create');
 
-      const call = await post(
+      const call = await postMcp(
         baseUrl,
         callTool(2, 'orders_create', { name: 'Tea', amount: 2 }),
       );
@@ -533,7 +441,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     });
 
     it('a present Origin that is not allowed gets 403', async () => {
-      const response = await post(baseUrl, rpcRequest(1, 'ping'), {
+      const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
         origin: 'http://evil.example',
       });
       expect(response.status).toBe(403);
@@ -543,7 +451,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     });
 
     it('a loopback Origin (http://localhost:5173) is allowed', async () => {
-      const response = await post(baseUrl, rpcRequest(1, 'ping'), {
+      const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
         origin: 'http://localhost:5173',
       });
       expect(response.status).toBe(200);
@@ -551,7 +459,7 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     });
 
     it('a Content-Type other than application/json gets 415', async () => {
-      const response = await post(
+      const response = await postMcpText(
         baseUrl,
         JSON.stringify(rpcRequest(1, 'ping')),
         { 'content-type': 'text/plain' },
@@ -560,7 +468,8 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     });
 
     it('a body over 1 MiB gets 413 and the app still answers afterwards', async () => {
-      const response = await raw(baseUrl, {
+      const response = await sendExact(baseUrl, {
+        headers: JSON_TYPE,
         body: paddedPing(1024 * 1024 + 1, 1),
       });
       expect(response.status).toBe(413);
@@ -571,7 +480,8 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     });
 
     it('a chunked body over 1 MiB gets 413 and the app still answers afterwards', async () => {
-      const response = await raw(baseUrl, {
+      const response = await sendExact(baseUrl, {
+        headers: JSON_TYPE,
         body: paddedPing(2 * 1024 * 1024, 1),
         chunked: true,
       });
@@ -580,7 +490,10 @@ describe('MCP Streamable HTTP transport, sample app', () => {
     });
 
     it('a body of exactly 1 MiB is accepted', async () => {
-      const response = await raw(baseUrl, { body: paddedPing(1024 * 1024, 1) });
+      const response = await sendExact(baseUrl, {
+        headers: JSON_TYPE,
+        body: paddedPing(1024 * 1024, 1),
+      });
       expect(response.status).toBe(200);
       expect(response.json().result).toEqual({});
     });
@@ -589,48 +502,46 @@ describe('MCP Streamable HTTP transport, sample app', () => {
 
 describe('MCP HTTP body limits, fixture apps', () => {
   describe('maxBodySize: 1000', () => {
-    let running: RunningApp;
-    beforeAll(async () => {
-      running = await startHttpFixture(HttpSmallBodyModule);
-    });
-    afterAll(() => running?.close());
+    const running = useApp(() => startApp(HttpSmallBodyModule));
 
     it('2000 bytes get 413', async () => {
-      const response = await raw(running.baseUrl, {
+      const response = await sendExact(running().baseUrl, {
+        headers: JSON_TYPE,
         body: paddedPing(2000, 1),
       });
       expect(response.status).toBe(413);
       expect(response.header('content-type')).toMatch(
         /^application\/problem\+json/,
       );
-      await expectAnswers(running.baseUrl);
+      await expectAnswers(running().baseUrl);
     });
 
     it('2000 bytes sent chunked (no Content-Length) get 413', async () => {
-      const response = await raw(running.baseUrl, {
+      const response = await sendExact(running().baseUrl, {
+        headers: JSON_TYPE,
         body: paddedPing(2000, 1),
         chunked: true,
       });
       expect(response.status).toBe(413);
-      await expectAnswers(running.baseUrl);
+      await expectAnswers(running().baseUrl);
     });
 
     it('900 bytes are accepted', async () => {
-      const response = await raw(running.baseUrl, { body: paddedPing(900, 1) });
+      const response = await sendExact(running().baseUrl, {
+        headers: JSON_TYPE,
+        body: paddedPing(900, 1),
+      });
       expect(response.status).toBe(200);
       expect(response.json().result).toEqual({});
     });
   });
 
   describe('defaults (maxBodySize 1 MiB, Nest default body parser)', () => {
-    let running: RunningApp;
-    beforeAll(async () => {
-      running = await startHttpFixture(HttpDefaultsModule);
-    });
-    afterAll(() => running?.close());
+    const running = useApp(() => startApp(HttpDefaultsModule));
 
     it('a 200 KB body, under the default 1 MiB limit, is accepted', async () => {
-      const response = await raw(running.baseUrl, {
+      const response = await sendExact(running().baseUrl, {
+        headers: JSON_TYPE,
         body: paddedPing(200 * 1024, 1),
       });
       expect(response.status).toBe(200);
@@ -638,11 +549,12 @@ describe('MCP HTTP body limits, fixture apps', () => {
     });
 
     it('a body over 1 MiB gets 413', async () => {
-      const response = await raw(running.baseUrl, {
+      const response = await sendExact(running().baseUrl, {
+        headers: JSON_TYPE,
         body: paddedPing(1024 * 1024 + 1, 1),
       });
       expect(response.status).toBe(413);
-      await expectAnswers(running.baseUrl);
+      await expectAnswers(running().baseUrl);
     });
   });
 });
@@ -653,8 +565,8 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
   let profiles: HttpProfilesService;
 
   beforeAll(async () => {
-    running = await startHttpFixture(HttpInputsModule, {
-      bodyParserLimit: '1mb',
+    running = await startApp(HttpInputsModule, {
+      setup: (app) => app.useBodyParser('json', { limit: '1mb' }),
     });
     baseUrl = running.baseUrl;
     profiles = running.app.get(HttpProfilesService);
@@ -663,9 +575,15 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
 
   const valid = { name: 'Ada', age: 36, address: { city: 'London' } };
 
-  async function expectValidationFailure(message: unknown): Promise<string> {
+  async function expectValidationFailure(
+    message: string | object,
+  ): Promise<string> {
     const before = profiles.received.length;
-    const result = toolResultOf(await post(baseUrl, message));
+    const result = toolResultOf(
+      typeof message === 'string'
+        ? await postMcpText(baseUrl, message)
+        : await postMcp(baseUrl, message),
+    );
     expect(result.isError).toBe(true);
     expect(result.content).toHaveLength(1);
     expect(result.content[0].type).toBe('text');
@@ -676,7 +594,7 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
 
   it('a valid call reaches the handler with the DTO instances', async () => {
     const result = toolResultOf(
-      await post(baseUrl, callTool(1, 'profiles_save', valid)),
+      await postMcp(baseUrl, callTool(1, 'profiles_save', valid)),
     );
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual({ saved: true, name: 'Ada' });
@@ -706,7 +624,7 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
   });
 
   it('a whole message of deeply nested arrays is an invalid request, not a crash', async () => {
-    const response = await post(baseUrl, nestedArrays(450_000));
+    const response = await postMcpText(baseUrl, nestedArrays(450_000));
     expectProtocolError(response, {
       status: 400,
       code: -32600,
@@ -732,7 +650,7 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
     );
 
     const before = profiles.received.length;
-    const result = toolResultOf(await post(baseUrl, body));
+    const result = toolResultOf(await postMcpText(baseUrl, body));
 
     // What happens: the keys are dropped and the call is accepted without them.
     expect(result.isError).toBeUndefined();
@@ -823,23 +741,12 @@ describe('MCP readiness', () => {
     typeof HttpLifecycleModule | typeof HttpDeepLifecycleModule;
 
   async function createListening(module: LifecycleModule): Promise<Booting> {
-    const app = await NestFactory.create<NestExpressApplication>(module, {
-      logger: false,
-    });
-    const server = app.getHttpServer();
-    await new Promise<void>((resolve) =>
-      server.listen(0, '127.0.0.1', () => resolve()),
-    );
-    const { port } = server.address() as AddressInfo;
-    return {
-      app,
-      baseUrl: `http://127.0.0.1:${port}`,
-      gate: app.get(HttpLifecycleGate),
-    };
+    const { app, baseUrl } = await startApp(module, { init: false });
+    return { app, baseUrl, gate: app.get(HttpLifecycleGate) };
   }
 
   async function expectNotReady(baseUrl: string): Promise<void> {
-    const response = await post(baseUrl, rpcRequest(1, 'tools/list'));
+    const response = await postMcp(baseUrl, rpcRequest(1, 'tools/list'));
     expect(response.status).toBe(503);
     expect(response.header('retry-after')).toBeDefined();
     expect(response.header('retry-after')).not.toBe('');
@@ -863,7 +770,7 @@ describe('MCP readiness', () => {
   }
 
   async function expectReady(baseUrl: string): Promise<void> {
-    const response = await post(baseUrl, rpcRequest(2, 'tools/list'));
+    const response = await postMcp(baseUrl, rpcRequest(2, 'tools/list'));
     expect(response.status).toBe(200);
     const { tools } = resultOf<{ tools: { name: string }[] }>(response);
     expect(tools.map((tool) => tool.name)).toContain('profiles_save');
@@ -936,13 +843,11 @@ describe('MCP readiness', () => {
 
 describe("McpModule's view of the app's lifecycle", () => {
   async function startWithWarnings(
-    module: Parameters<typeof NestFactory.create>[0],
+    module: Parameters<typeof startApp>[0],
   ): Promise<{ running: RunningApp; warnings: string[] }> {
     const log = new WarningLog();
-    const app = await NestFactory.create<NestExpressApplication>(module, {
-      logger: log,
-    });
-    return { running: await listen(app), warnings: log.warnings };
+    const running = await startApp(module, { logger: log });
+    return { running, warnings: log.warnings };
   }
 
   const lifecycleWarnings = (warnings: readonly string[]) =>
@@ -966,7 +871,10 @@ describe("McpModule's view of the app's lifecycle", () => {
           "POST /mcp serves from McpModule's own onApplicationBootstrap hook on, which Nest runs before those of the root module " +
           'and of the modules between it and McpModule.',
       ]);
-      const response = await post(running.baseUrl, rpcRequest(1, 'tools/list'));
+      const response = await postMcp(
+        running.baseUrl,
+        rpcRequest(1, 'tools/list'),
+      );
       expect(response.status).toBe(200);
     } finally {
       await running.close();
@@ -975,16 +883,12 @@ describe("McpModule's view of the app's lifecycle", () => {
 });
 
 describe('MCP per-call timeout, fixture app', () => {
-  let running: RunningApp;
-  beforeAll(async () => {
-    running = await startHttpFixture(HttpTimeoutModule);
-  });
-  afterAll(() => running?.close());
+  const running = useApp(() => startApp(HttpTimeoutModule));
 
   it('a call that outlives timeout is INTERNAL_TIMEOUT_001 and its signal is aborted', async () => {
-    const signals = running.app.get(HttpSignalsService);
+    const signals = running().app.get(HttpSignalsService);
     const result = toolResultOf(
-      await post(running.baseUrl, callTool('slow', 'signals_wait', {})),
+      await postMcp(running().baseUrl, callTool('slow', 'signals_wait', {})),
     );
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/^INTERNAL_TIMEOUT_001: /);
@@ -993,6 +897,6 @@ describe('MCP per-call timeout, fixture app', () => {
     const outcome = await signals.outcomes[0];
     expect(outcome.aborted).toBe(true);
     expect(outcome.signal.aborted).toBe(true);
-    await expectAnswers(running.baseUrl);
+    await expectAnswers(running().baseUrl);
   });
 });

@@ -1,20 +1,16 @@
 import { formatFailure, type InvocationResult } from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
-import {
-  CapturingLogger,
-  callTool as postToolCall,
-  errorText,
-  startApp,
-  type ToolResult,
-} from './fixtures/pipeline-fixtures';
+import { CapturingLogger } from './fixtures/pipeline-fixtures';
 import { OutputAppModule, SignalOperations } from './fixtures/output-fixtures';
+import type { ToolResult } from './support/json-rpc-shapes';
 import {
   callTool,
   createStrictAjv,
   McpClients,
   type ClientV1,
 } from './support/mcp-clients';
-import type { RunningApp } from './support/sample-app';
+import { callTool as postToolCall, errorText } from './support/mcp-http';
+import { startApp, type RunningApp } from './support/start-app';
 
 type Schema = Record<string, unknown>;
 
@@ -49,7 +45,7 @@ describe('the output DTO is the contract of a result', () => {
   let clients: McpClients;
 
   beforeAll(async () => {
-    running = await startApp(OutputAppModule, logger);
+    running = await startApp(OutputAppModule, { logger });
     clients = new McpClients(running.baseUrl);
   });
   afterAll(async () => {
@@ -198,7 +194,7 @@ describe('the timeout of a call', () => {
   let client: OperationTestClient;
 
   beforeAll(async () => {
-    running = await startApp(OutputAppModule, logger);
+    running = await startApp(OutputAppModule, { logger });
     client = OperationTestClient.create(running.app);
   });
   afterAll(async () => {

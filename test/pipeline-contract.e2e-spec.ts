@@ -14,6 +14,7 @@ import {
   PipelineAppModule,
   type TraceReport,
 } from './fixtures/pipeline-fixtures';
+import { startApp } from './support/start-app';
 
 const GUARDS_METADATA = '__guards__';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -152,12 +153,7 @@ describe('scopes', () => {
 
   beforeAll(async () => {
     created.singleton = 0;
-    const moduleRef = await Test.createTestingModule({
-      imports: [ScopedGuardAppModule],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    baseUrl = await app.getUrl();
+    ({ app, baseUrl } = await startApp(ScopedGuardAppModule));
   });
   afterAll(() => app.close());
 

@@ -3,25 +3,22 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ContextIdFactory } from '@nestjs/core';
 import { IncomingMessage } from 'node:http';
 import { getInvocationContext } from '@nestops/operations';
-import type { RunningApp } from './support/sample-app';
 import {
   CapturingLogger,
-  callTool,
   DurableAppModule,
-  errorText,
   PipelineAppModule,
   PRINCIPALS,
   Recorder,
-  resultJson,
   ScopedGlobalGuardAppModule,
   ScopedGlobalInterceptorAppModule,
-  startApp,
   TenantContextIdStrategy,
   type EchoReport,
   type ScopeReport,
-  type ToolResult,
   type TraceReport,
 } from './fixtures/pipeline-fixtures';
+import type { ToolResult } from './support/json-rpc-shapes';
+import { callTool, errorText, resultJson } from './support/mcp-http';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMEOUT_MS = 30_000;
@@ -42,7 +39,7 @@ describe('the pipeline of a tools/call', () => {
         tools: { 'pipeline.trace': 'trace_call' },
         timeout: TIMEOUT_MS,
       }),
-      logger,
+      { logger },
     );
     recorder = running.app.get(Recorder);
   });
@@ -197,7 +194,9 @@ describe('the pipeline of a tools/call', () => {
     });
 
     it('has no deadline when McpModule has no timeout', async () => {
-      const untimed = await startApp(PipelineAppModule.register({}), logger);
+      const untimed = await startApp(PipelineAppModule.register({}), {
+        logger,
+      });
       try {
         const report = resultJson<TraceReport>(
           await callTool(untimed.baseUrl, 'pipeline_trace'),
@@ -472,7 +471,7 @@ describe.each([
   let recorder: Recorder;
 
   beforeAll(async () => {
-    running = await startApp(module, logger);
+    running = await startApp(module, { logger });
     recorder = running.app.get(Recorder);
   });
   afterAll(async () => {
@@ -497,18 +496,13 @@ describe.each([
 });
 
 describe('a request-scoped global guard that returns false', () => {
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    running = await startApp(ScopedGlobalGuardAppModule, logger);
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
+  const running = useApp(() =>
+    startApp(ScopedGlobalGuardAppModule, { logger }),
+  );
 
   it('denies the call', async () => {
     const result = await callTool(
-      running.baseUrl,
+      running().baseUrl,
       'singleton_ping',
       {},
       { 'x-deny': 'yes' },
@@ -524,7 +518,7 @@ describe('a durable provider', () => {
 
   beforeAll(async () => {
     ContextIdFactory.apply(strategy);
-    running = await startApp(DurableAppModule, logger);
+    running = await startApp(DurableAppModule, { logger });
   });
   afterAll(async () => {
     strategy.enabled = false;

@@ -1,11 +1,10 @@
 import { Injectable, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpModule } from '@nestops/mcp';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { ClientV1, CLIENT_INFO } from './support/mcp-clients';
-import { listen, type RunningApp } from './support/sample-app';
+import { postMcp } from './support/mcp-http';
+import { startApp, useApp } from './support/start-app';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** What the streaming operation saw of its stream, per call. */
@@ -63,19 +62,17 @@ const RESULT = {
   structuredContent: { done: true },
 };
 
-async function post(baseUrl: string, body: unknown, accept?: string) {
-  const response = await fetch(new URL('/mcp', baseUrl), {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      ...(accept === undefined ? {} : { Accept: accept }),
-    },
-    body: JSON.stringify(body),
-  });
+/** A POST with `accept` (none when undefined): its status, content type and text. */
+async function post(baseUrl: string, body: object, accept?: string) {
+  const reply = await postMcp(
+    baseUrl,
+    body,
+    accept === undefined ? {} : { accept },
+  );
   return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    text: await response.text(),
+    status: reply.status,
+    type: reply.header('content-type'),
+    text: reply.text,
   };
 }
 
@@ -95,16 +92,9 @@ function events(text: string): unknown[] {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
 
 describe('a call sending messages ahead of its answer (the response stream)', () => {
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    running = await listen(
-      await NestFactory.create<NestExpressApplication>(StreamingModule, {
-        logger: ['error', 'warn'],
-      }),
-    );
-  });
-  afterAll(() => running?.close());
+  const running = useApp(() =>
+    startApp(StreamingModule, { logger: ['error', 'warn'] }),
+  );
   beforeEach(() => {
     seen.length = 0;
   });
@@ -112,7 +102,7 @@ describe('a call sending messages ahead of its answer (the response stream)', ()
   describe('over HTTP', () => {
     it('with Accept: application/json, text/event-stream: an SSE answer, the two messages then the result', async () => {
       const response = await post(
-        running.baseUrl,
+        running().baseUrl,
         call(1, 'streaming_report'),
         'application/json, text/event-stream',
       );
@@ -136,7 +126,7 @@ describe('a call sending messages ahead of its answer (the response stream)', ()
       'with Accept %s: the plain JSON result, the messages dropped',
       async (_case, accept) => {
         const response = await post(
-          running.baseUrl,
+          running().baseUrl,
           call(2, 'streaming_report'),
           accept,
         );
@@ -154,12 +144,12 @@ describe('a call sending messages ahead of its answer (the response stream)', ()
 
     it('a call that sends nothing is answered byte for byte as without the stream', async () => {
       const streamed = await post(
-        running.baseUrl,
+        running().baseUrl,
         call(3, 'streaming_quiet'),
         'application/json, text/event-stream',
       );
       const plain = await post(
-        running.baseUrl,
+        running().baseUrl,
         call(3, 'streaming_quiet'),
         'application/json',
       );
@@ -180,7 +170,7 @@ describe('a call sending messages ahead of its answer (the response stream)', ()
         },
       );
       await client.connect(
-        new StreamableHTTPClientTransport(new URL('/mcp', running.baseUrl)),
+        new StreamableHTTPClientTransport(new URL('/mcp', running().baseUrl)),
       );
       try {
         const result = await client.callTool({

@@ -43,7 +43,7 @@ interface Order {
   readonly createdAt: string;
 }
 
-// SPEC section 3: read-only (get, list, readOnly: true), create, delete.
+// The annotations of each kind of tool: read-only (get, list, readOnly: true), create, delete.
 const READ_ONLY = {
   readOnlyHint: true,
   destructiveHint: false,

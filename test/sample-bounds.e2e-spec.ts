@@ -9,6 +9,7 @@ import {
   type Caller,
   type ToolOutcome,
 } from './support/mcp-clients';
+import { ACCEPT_BOTH, postMcpText } from './support/mcp-http';
 
 /**
  * The sample order desk at the edges of its columns and in pages: integers
@@ -194,19 +195,15 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     argumentsJson: string,
     caller: Caller,
   ): Promise<{ text: string; isError?: boolean }> {
-    const response = await fetch(`${running.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...callerHeaders(caller),
-      },
-      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool}","arguments":${argumentsJson}}}`,
-    });
+    const response = await postMcpText(
+      running.baseUrl,
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool}","arguments":${argumentsJson}}}`,
+      { ...ACCEPT_BOTH, ...callerHeaders(caller) },
+    );
     expect(response.status).toBe(200);
-    const body = (await response.json()) as {
+    const body = response.json<{
       result: { content: Array<{ text: string }>; isError?: boolean };
-    };
+    }>();
     return { text: body.result.content[0].text, isError: body.result.isError };
   }
 

@@ -1,5 +1,6 @@
 import { DATABASES, skipUnlessEnabled } from './support/databases';
-import { startSampleApp, type RunningSample } from './support/sample-app';
+import { postMcp, rpcRequest } from './support/mcp-http';
+import { useSampleApp } from './support/sample-app';
 
 /**
  * Rules of the sample order desk that each held against one broken line:
@@ -22,48 +23,22 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     return;
   }
 
-  let running: RunningSample;
+  const running = useSampleApp(db.database);
 
-  beforeAll(async () => {
-    running = await startSampleApp(db.database);
-  });
-
-  afterAll(() => running?.close());
-
-  beforeEach(() => running.clearOrders());
-
-  async function post(
-    message: unknown,
-    headers: Record<string, string>,
-  ): Promise<{ status: number; body: unknown }> {
-    const response = await fetch(`${running.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(message),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? JSON.parse(text) : undefined,
-    };
-  }
+  beforeEach(() => running().clearOrders());
 
   async function call(
     name: string,
     args: Record<string, unknown>,
     headers: Record<string, string> = { authorization: ALICE },
   ): Promise<CallResult> {
-    const { status, body } = await post(
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name, arguments: args },
-      },
+    const reply = await postMcp(
+      running().baseUrl,
+      rpcRequest(1, 'tools/call', { name, arguments: args }),
       headers,
     );
-    expect(status).toBe(200);
-    return (body as { result: CallResult }).result;
+    expect(reply.status).toBe(200);
+    return reply.json<{ result: CallResult }>().result;
   }
 
   describe('the API key is the whole Authorization header', () => {
@@ -74,25 +49,21 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     ])(
       'refuses %j on REST (401) and on /mcp (401, before any call)',
       async (authorization) => {
-        const rest = await fetch(`${running.baseUrl}/orders`, {
+        const rest = await fetch(`${running().baseUrl}/orders`, {
           headers: { authorization },
         });
         expect(rest.status).toBe(401);
 
-        const mcp = await post(
-          {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: {
-              name: 'orders_create',
-              arguments: { name: 'x', amount: 1 },
-            },
-          },
+        const mcp = await postMcp(
+          running().baseUrl,
+          rpcRequest(1, 'tools/call', {
+            name: 'orders_create',
+            arguments: { name: 'x', amount: 1 },
+          }),
           { authorization },
         );
         expect(mcp.status).toBe(401);
-        const rows: unknown[] = await running.dataSource.query(
+        const rows: unknown[] = await running().dataSource.query(
           'SELECT id FROM orders',
         );
         expect(rows).toEqual([]);
@@ -100,7 +71,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     );
 
     it('answers a REST call without the permission 403, naming the permission', async () => {
-      const rest = await fetch(`${running.baseUrl}/orders`, {
+      const rest = await fetch(`${running().baseUrl}/orders`, {
         method: 'POST',
         headers: {
           authorization: 'ApiKey dev-bob-key',
@@ -115,7 +86,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     });
 
     it('accepts the key itself, with any spacing after the scheme', async () => {
-      const rest = await fetch(`${running.baseUrl}/orders`, {
+      const rest = await fetch(`${running().baseUrl}/orders`, {
         headers: { authorization: 'ApiKey   dev-alice-key' },
       });
       expect(rest.status).toBe(200);
@@ -126,7 +97,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     it.each(['ACME', 'Acme', 'DEFAULT'])(
       'refuses X-Tenant-Id %j for a key that holds its lower-case form',
       async (tenant) => {
-        const rest = await fetch(`${running.baseUrl}/orders`, {
+        const rest = await fetch(`${running().baseUrl}/orders`, {
           headers: { authorization: ALICE, 'x-tenant-id': tenant },
         });
         expect(rest.status).toBe(403);
@@ -146,7 +117,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     );
 
     it('serves the tenant as the key holds it', async () => {
-      const rest = await fetch(`${running.baseUrl}/orders`, {
+      const rest = await fetch(`${running().baseUrl}/orders`, {
         headers: { authorization: ALICE, 'x-tenant-id': 'acme' },
       });
       expect(rest.status).toBe(200);
@@ -179,7 +150,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
   });
 
   it(`finds the order whose id is ${INT4_MAX}, the top of the column`, async () => {
-    await running.dataSource.query(
+    await running().dataSource.query(
       `INSERT INTO orders ("id", "tenantId", "name", "amount") VALUES (${INT4_MAX}, 'default', 'top', 5)`,
     );
 
@@ -193,7 +164,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
 
     const deleted = await call('orders_delete', { id: INT4_MAX });
     expect(deleted.isError, deleted.content[0].text).toBeUndefined();
-    const rows: unknown[] = await running.dataSource.query(
+    const rows: unknown[] = await running().dataSource.query(
       'SELECT id FROM orders',
     );
     expect(rows).toEqual([]);

@@ -1,6 +1,4 @@
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Agent, type IncomingHttpHeaders, request } from 'node:http';
+import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import {
   FIXTURE_GRACE_MS,
@@ -12,12 +10,14 @@ import { KeepAliveLoad, type WriteOutcome } from './support/keep-alive-load';
 import { sqliteDriver } from '../src/database/database.options';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { withClient } from './support/pg-schema';
-import { envWith, listen, sampleEnv } from './support/sample-app';
+import { JSON_TYPE, rpcRequest, sendExact } from './support/mcp-http';
+import { envWith, sampleEnv } from './support/sample-app';
 import {
   ensureSampleBuilt,
   type Exit,
   startSampleProcess,
 } from './support/sample-process';
+import { startApp } from './support/start-app';
 
 /** McpModule's default `shutdownGracePeriod`, which the sample keeps. */
 const GRACE_MS = 10_000;
@@ -141,42 +141,6 @@ function describeOutcome(outcome: WriteOutcome): string {
   return `${outcome.kind} ${outcome.status ?? outcome.error} sent ${outcome.sentAt.toFixed(1)} done ${outcome.doneAt.toFixed(1)}`;
 }
 
-interface Answer {
-  readonly status?: number;
-  readonly headers?: IncomingHttpHeaders;
-  readonly error?: string;
-}
-
-function postMcp(
-  baseUrl: string,
-  message: unknown,
-  agent: Agent,
-): Promise<Answer> {
-  const body = JSON.stringify(message);
-  return new Promise((resolve) => {
-    const req = request(
-      `${baseUrl}/mcp`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers }),
-        );
-        res.on('error', (error) => resolve({ error: error.message }));
-      },
-    );
-    req.on('error', (error) => resolve({ error: error.message }));
-    req.end(body);
-  });
-}
-
 async function until(condition: () => boolean): Promise<void> {
   const deadline = performance.now() + 5_000;
   while (!condition()) {
@@ -189,35 +153,28 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('McpModule shutdownGracePeriod, fixture app', () => {
   it('from shutdown on, /mcp answers 503 with Retry-After and Connection: close; a call still running at the end of the grace period is cut off', async () => {
-    const app = await NestFactory.create<NestExpressApplication>(
-      ShutdownGraceModule,
-      { logger: false },
-    );
-    const { baseUrl } = await listen(app);
+    const { app, baseUrl } = await startApp(ShutdownGraceModule);
     const stuck = app.get(StuckCalls);
     const hold = app.get(ShutdownHold);
     const agent = new Agent({ keepAlive: true });
     try {
-      const call = postMcp(
-        baseUrl,
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'stuck_wait', arguments: {} },
-        },
+      const call = sendExact(baseUrl, {
+        headers: JSON_TYPE,
+        body: JSON.stringify(
+          rpcRequest(1, 'tools/call', { name: 'stuck_wait', arguments: {} }),
+        ),
         agent,
-      );
+      }).catch((error: unknown) => error);
       await until(() => stuck.started === 1);
 
       const closeStarted = performance.now();
       const closing = app.close();
       await until(() => hold.reached);
-      const refused = await postMcp(
-        baseUrl,
-        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      const refused = await sendExact(baseUrl, {
+        headers: JSON_TYPE,
+        body: JSON.stringify(rpcRequest(2, 'ping')),
         agent,
-      );
+      });
       hold.letGo();
       const closed = await Promise.race([
         closing.then(() => performance.now() - closeStarted),
@@ -227,11 +184,11 @@ describe('McpModule shutdownGracePeriod, fixture app', () => {
       ]);
 
       expect(refused.status).toBe(503);
-      expect(refused.headers?.['retry-after']).toBe('1');
-      expect(refused.headers?.connection).toBe('close');
+      expect(refused.header('retry-after')).toBe('1');
+      expect(refused.header('connection')).toBe('close');
       expect(closed).not.toBe('still closing');
       expect(closed).toBeGreaterThanOrEqual(FIXTURE_GRACE_MS - 50);
-      expect((await call).error).toBeDefined();
+      expect(await call).toBeInstanceOf(Error);
     } finally {
       hold.letGo();
       stuck.releaseAll();

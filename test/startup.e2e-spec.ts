@@ -1,7 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ContractError } from '@nestops/operations';
-import type { RunningApp } from './support/sample-app';
 import {
   AOperations,
   appWith,
@@ -15,14 +14,14 @@ import {
   NoDotOperations,
   OrderOperations,
   ReportOperations,
-  rpc,
   SameClassDuplicates,
   SecondDuplicate,
-  startApp,
   startupError,
   toolNames,
   XOperations,
 } from './fixtures/startup-fixtures';
+import { postMcp, rpc, rpcRequest } from './support/mcp-http';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 
 async function withApp(
   running: RunningApp,
@@ -114,7 +113,7 @@ describe('startup checks of tool names', () => {
         arguments: { name: 'Tea', amount: 2 },
       });
       expect(placed.status).toBe(200);
-      expect(placed.body.result).toEqual({
+      expect(placed.json().result).toEqual({
         content: [
           {
             type: 'text',
@@ -132,7 +131,7 @@ describe('startup checks of tool names', () => {
         name: 'orders_create',
         arguments: { name: 'Tea', amount: 2 },
       });
-      expect(byDefaultName.body.error).toMatchObject({
+      expect(byDefaultName.json().error).toMatchObject({
         code: -32602,
         data: { code: 'PROTOCOLS_NOTFOUND_002' },
       });
@@ -198,11 +197,7 @@ describe('startup checks of McpModule options', () => {
       } finally {
         await client.close();
       }
-      const atDefaultPath = await fetch(`${url}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-      });
+      const atDefaultPath = await postMcp(url, rpcRequest(1, 'ping'));
       expect(atDefaultPath.status).toBe(404);
     });
   });
@@ -246,17 +241,10 @@ describe('startup checks of operation contracts', () => {
 });
 
 describe('what tools/list publishes', () => {
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    running = await startApp(appWith([ReportOperations]));
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
+  const running = useApp(() => startApp(appWith([ReportOperations])));
 
   it('leaves out operations not exposed on MCP and internal ones', async () => {
-    const names = await toolNames(running.baseUrl);
+    const names = await toolNames(running().baseUrl);
 
     expect([...names].sort()).toEqual([
       'reports_draft',
@@ -268,12 +256,12 @@ describe('what tools/list publishes', () => {
   it.each(['reports_export', 'reports_archive', 'reports_rebuild'])(
     'does not call the unpublished %s',
     async (name) => {
-      const answer = await rpc(running.baseUrl, 'tools/call', {
+      const answer = await rpc(running().baseUrl, 'tools/call', {
         name,
         arguments: {},
       });
 
-      expect(answer.body.error).toMatchObject({
+      expect(answer.json().error).toMatchObject({
         code: -32602,
         data: { code: 'PROTOCOLS_NOTFOUND_002' },
       });
@@ -281,12 +269,12 @@ describe('what tools/list publishes', () => {
   );
 
   it('calls a published one', async () => {
-    const answer = await rpc(running.baseUrl, 'tools/call', {
+    const answer = await rpc(running().baseUrl, 'tools/call', {
       name: 'reports_preview',
       arguments: {},
     });
 
-    expect(answer.body.result).toMatchObject({
+    expect(answer.json().result).toMatchObject({
       structuredContent: { preview: true },
     });
   });

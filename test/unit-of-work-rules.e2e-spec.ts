@@ -11,8 +11,6 @@ import {
   Post,
   Put,
 } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -27,7 +25,7 @@ import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { sqliteDriver } from '../src/database/database.options';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { dropSchema, newSchema } from './support/pg-schema';
-import { listen, type RunningApp } from './support/sample-app';
+import { startApp, type RunningApp, useApp } from './support/start-app';
 
 /**
  * Rules of the unit of work that each held against one broken line: the
@@ -227,15 +225,12 @@ async function startRuleApp(database: 'sqlite' | 'postgres'): Promise<RuleApp> {
     providers: [RuleOperations, Gate],
   })
   class RuleModule {}
-  const app = await NestFactory.create<NestExpressApplication>(RuleModule, {
-    logger: ['error'],
-  });
-  const running = await listen(app);
+  const running = await startApp(RuleModule, { logger: ['error'] });
   return {
     ...running,
-    dataSource: app.get(DataSource),
-    operations: app.get(RuleOperations),
-    gate: app.get(Gate),
+    dataSource: running.app.get(DataSource),
+    operations: running.app.get(RuleOperations),
+    gate: running.app.get(Gate),
     close: async () => {
       await running.close();
       if (schema) {
@@ -250,13 +245,7 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
     return;
   }
 
-  let running: RuleApp;
-
-  beforeAll(async () => {
-    running = await startRuleApp(db.database);
-  });
-
-  afterAll(() => running?.close());
+  const running = useApp(() => startRuleApp(db.database));
 
   it.each([
     ['GET', false],
@@ -267,7 +256,7 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
     ['PATCH', true],
     ['DELETE', true],
   ])('a REST %s runs in a transaction: %s', async (method, expected) => {
-    const response = await fetch(`${running.baseUrl}/rule-rows`, { method });
+    const response = await fetch(`${running().baseUrl}/rule-rows`, { method });
     expect(response.status).toBeLessThan(300);
     if (method !== 'HEAD') {
       expect(await response.json()).toEqual({ inTransaction: expected });
@@ -275,11 +264,11 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
   });
 
   it('rolls back what a failing REST DELETE wrote', async () => {
-    const response = await fetch(`${running.baseUrl}/rule-rows/fail`, {
+    const response = await fetch(`${running().baseUrl}/rule-rows/fail`, {
       method: 'DELETE',
     });
     expect(response.status).toBe(400);
-    expect(await running.dataSource.getRepository(RuleRow).count()).toBe(0);
+    expect(await running().dataSource.getRepository(RuleRow).count()).toBe(0);
   });
 
   if (db.database === 'postgres') {
@@ -288,7 +277,7 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
       ['iso.repeatable', 'repeatable read'],
       ['iso.plain', 'read committed'],
     ])('%s runs at the isolation level it asks for: %s', async (id, level) => {
-      const result = await OperationTestClient.create(running.app).invoke(id);
+      const result = await OperationTestClient.create(running().app).invoke(id);
       expect(result).toEqual({
         ok: true,
         value: { level },
@@ -297,17 +286,20 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
     });
 
     it('@UnitOfWork({ isolation }) on a REST route runs at that level', async () => {
-      const response = await fetch(`${running.baseUrl}/rule-rows/repeatable`, {
-        method: 'POST',
-      });
+      const response = await fetch(
+        `${running().baseUrl}/rule-rows/repeatable`,
+        {
+          method: 'POST',
+        },
+      );
       expect(await response.json()).toEqual({ level: 'repeatable read' });
     });
   }
 
   if (db.database === 'sqlite') {
     it('never runs a call that timed out while it waited for the single connection', async () => {
-      const client = OperationTestClient.create(running.app);
-      const { gate, operations } = running;
+      const client = OperationTestClient.create(running().app);
+      const { gate, operations } = running();
       const holding = client.invoke('gate.hold');
       await gate.untilHeld(1);
 

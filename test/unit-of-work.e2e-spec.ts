@@ -10,6 +10,7 @@ import {
   type RunningFixture,
 } from './fixtures/unit-of-work-fixtures';
 import { callTool, ClientV1, McpClients } from './support/mcp-clients';
+import { ACCEPT_BOTH, postMcp, rpcRequest } from './support/mcp-http';
 
 /**
  * The transaction interceptor of @nestops/typeorm in a fixture app, over
@@ -211,26 +212,17 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
   });
 
   it("runs the call in a CLS context, request-scoped instances and transaction that are not the outer HTTP request's", async () => {
-    const response = await fetch(`${running.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'x-outer-transaction': 'open',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'rows_inspect', arguments: {} },
-      }),
-    });
+    const response = await postMcp(
+      running.baseUrl,
+      rpcRequest(1, 'tools/call', { name: 'rows_inspect', arguments: {} }),
+      { ...ACCEPT_BOTH, 'x-outer-transaction': 'open' },
+    );
     expect(response.status).toBe(200);
-    const outerProbe = response.headers.get('x-outer-probe');
-    const outerTxid = response.headers.get('x-outer-txid');
-    const body = (await response.json()) as {
+    const outerProbe = response.header('x-outer-probe');
+    const outerTxid = response.header('x-outer-txid');
+    const body = response.json<{
       result: { structuredContent: Record<string, unknown> };
-    };
+    }>();
     const seen = body.result.structuredContent;
     await Promise.all(OuterRequestMiddleware.pending);
 

@@ -1,4 +1,5 @@
-import type { HeaderMap, RpcBody } from './json-rpc-shapes';
+import type { HeaderMap } from './json-rpc-shapes';
+import { type McpReply, postMcp } from './mcp-http';
 
 /** Protocol revision 2026-07-28: what its requests carry and how they are posted. */
 export const MODERN_VERSION = '2026-07-28';
@@ -38,33 +39,6 @@ export function modernHeaders(message: RpcMessage): Record<string, string> {
     ...(message.method === 'tools/call' && typeof name === 'string'
       ? { 'Mcp-Name': name }
       : {}),
-  };
-}
-
-export interface McpReply {
-  readonly status: number;
-  readonly text: string;
-  header(name: string): string | undefined;
-  json(): RpcBody;
-}
-
-/** POSTs `body` as JSON to `<baseUrl>/mcp` with exactly `headers` (plus Content-Type). */
-export async function postMcp(
-  baseUrl: string,
-  body: unknown,
-  headers: HeaderMap,
-): Promise<McpReply> {
-  const response = await fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    text,
-    header: (name) => response.headers.get(name) ?? undefined,
-    json: () => JSON.parse(text) as RpcBody,
   };
 }
 

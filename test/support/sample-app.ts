@@ -1,6 +1,4 @@
-import { NestFactory } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,24 +6,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { setupApp } from '../../src/app.setup';
 import { dropSchema, newSchema } from './pg-schema';
-
-export interface RunningApp {
-  readonly app: NestExpressApplication;
-  /** `http://127.0.0.1:<port>` */
-  readonly baseUrl: string;
-  close(): Promise<void>;
-}
-
-/** Listens on 127.0.0.1 with an ephemeral port. */
-export async function listen(app: NestExpressApplication): Promise<RunningApp> {
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address() as { port: number };
-  return {
-    app,
-    baseUrl: `http://127.0.0.1:${address.port}`,
-    close: () => app.close(),
-  };
-}
+import { startApp, useApp, type RunningApp } from './start-app';
 
 /** The sample app, listening, on a database of its own. */
 export interface RunningSample extends RunningApp {
@@ -46,12 +27,10 @@ export async function startSampleApp(
   const saved = swapEnv(env.vars);
   let running: RunningApp;
   try {
-    const app = setupApp(
-      await NestFactory.create<NestExpressApplication>(AppModule, {
-        logger: ['error', 'warn'],
-      }),
-    );
-    running = await listen(app);
+    running = await startApp(AppModule, {
+      logger: ['error', 'warn'],
+      setup: setupApp,
+    });
   } catch (error) {
     await env.dispose();
     throw error;
@@ -73,6 +52,16 @@ export async function startSampleApp(
       }
     },
   };
+}
+
+/**
+ * The sample app (`startSampleApp`), started before the tests of the
+ * enclosing `describe` and closed after them: the getter returns it.
+ */
+export function useSampleApp(
+  database: 'sqlite' | 'postgres' = 'sqlite',
+): () => RunningSample {
+  return useApp(() => startSampleApp(database));
 }
 
 export type EnvVars = Record<

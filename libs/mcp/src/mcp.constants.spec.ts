@@ -12,7 +12,7 @@ import {
 } from './mcp.constants.js';
 
 describe('MCP constants', () => {
-  it('supports exactly the SPEC 5 protocol versions, newest first', () => {
+  it('negotiates exactly the 2025 revisions 2025-11-25, 2025-06-18 and 2025-03-26, newest first', () => {
     expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual([
       '2025-11-25',
       '2025-06-18',
@@ -46,7 +46,7 @@ describe('MCP constants', () => {
     expect(MAX_BATCH_SIZE).toBe(100);
   });
 
-  it('has the SPEC defaults', () => {
+  it('serves /mcp and takes bodies up to 1 MiB by default', () => {
     expect(DEFAULT_MCP_PATH).toBe('/mcp');
     expect(DEFAULT_MAX_BODY_SIZE).toBe(1_048_576);
   });

@@ -29,7 +29,7 @@ const OTHER: OperationSemantics = {
   idempotent: false,
 };
 
-describe('operationSemantics (SPEC 3 annotation table)', () => {
+describe('operationSemantics: what each verb (and readOnly) says a call does to state', () => {
   it.each<[string, boolean | undefined, OperationSemantics]>([
     ['get', undefined, READ],
     ['list', undefined, READ],

@@ -126,7 +126,7 @@ describe('createTool', () => {
     ]);
   });
 
-  // SPEC 3: the semantics of each table row and the hints it must produce.
+  // The semantics of each kind of operation and the hints it must produce.
   it.each<[string, OperationSemantics, boolean, boolean, boolean]>([
     [
       'read-only (get, list, readOnly: true)',

@@ -29,7 +29,7 @@ describe('operationFailure', () => {
 });
 
 describe('formatFailure', () => {
-  it('renders the permission denial of SPEC 1', () => {
+  it('renders a missing permission as its code and the permission it names', () => {
     expect(
       formatFailure(
         operationFailure('SECURITY_DENIED_004', { permission: 'orders.write' }),

@@ -1,0 +1,106 @@
+import type {
+  DynamicModule,
+  LoggerService,
+  LogLevel,
+  Type,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type {
+  ExpressAdapter,
+  NestExpressApplication,
+} from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+
+/** A Nest app listening on 127.0.0.1 with an ephemeral port. */
+export interface RunningApp {
+  readonly app: NestExpressApplication;
+  /** `http://127.0.0.1:<port>` */
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface CreateOptions {
+  /** Nest's logger: levels, a logger of the test's own, or none (`false`, the default). */
+  readonly logger?: LoggerService | LogLevel[] | false;
+  /** An Express adapter of the test's own, e.g. with middleware in front of Nest. */
+  readonly adapter?: ExpressAdapter;
+}
+
+export interface StartOptions extends CreateOptions {
+  /** What the app's `main.ts` does between creating and listening (global pipes, body parser...). */
+  readonly setup?: (app: NestExpressApplication) => unknown;
+  /**
+   * `false`: the HTTP server listens before Nest's `init()`, which the test
+   * then runs itself (to see the app while it is still starting).
+   */
+  readonly init?: boolean;
+}
+
+/**
+ * Creates the Nest app of `module`, not initialised; a failure rejects
+ * (`abortOnError: false`), it never exits the process.
+ */
+export function createApp(
+  module: Type | DynamicModule,
+  options: CreateOptions = {},
+): Promise<NestExpressApplication> {
+  const config = { logger: options.logger ?? false, abortOnError: false };
+  return options.adapter
+    ? NestFactory.create<NestExpressApplication>(
+        module,
+        options.adapter,
+        config,
+      )
+    : NestFactory.create<NestExpressApplication>(module, config);
+}
+
+/**
+ * Creates the Nest app of `module` (`createApp`), applies `setup`, and
+ * listens on 127.0.0.1 with an ephemeral port.
+ */
+export async function startApp(
+  module: Type | DynamicModule,
+  options: StartOptions = {},
+): Promise<RunningApp> {
+  const app = await createApp(module, options);
+  try {
+    await options.setup?.(app);
+    if (options.init === false) {
+      await new Promise<void>((listening) =>
+        app.getHttpServer().listen(0, '127.0.0.1', listening),
+      );
+    } else {
+      await app.listen(0, '127.0.0.1');
+    }
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () => app.close(),
+  };
+}
+
+/**
+ * Starts an app with `start` before the tests of the enclosing `describe`
+ * (or file) and closes it after them; the getter returns it while it runs.
+ */
+export function useApp<T extends RunningApp>(start: () => Promise<T>): () => T {
+  let running: T | undefined;
+  beforeAll(async () => {
+    running = await start();
+  });
+  afterAll(() => running?.close());
+  return () => {
+    if (!running) {
+      throw new Error(
+        'The app is not running: useApp() starts it in beforeAll.',
+      );
+    }
+    return running;
+  };
+}
