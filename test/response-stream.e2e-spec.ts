@@ -3,7 +3,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { McpModule } from '@nestops/mcp';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { ClientV1, CLIENT_INFO } from './support/mcp-clients';
-import { postMcp } from './support/mcp-http';
+import { sendExact } from './support/mcp-http';
 import { startApp, useApp } from './support/start-app';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -62,13 +62,19 @@ const RESULT = {
   structuredContent: { done: true },
 };
 
-/** A POST with `accept` (none when undefined): its status, content type and text. */
+/**
+ * A POST with `accept`, or with no Accept header at all when undefined
+ * (node:http, since fetch adds `*\/*` by itself): its status, content type
+ * and text.
+ */
 async function post(baseUrl: string, body: object, accept?: string) {
-  const reply = await postMcp(
-    baseUrl,
-    body,
-    accept === undefined ? {} : { accept },
-  );
+  const reply = await sendExact(baseUrl, {
+    headers: {
+      'content-type': 'application/json',
+      ...(accept === undefined ? {} : { accept }),
+    },
+    body: JSON.stringify(body),
+  });
   return {
     status: reply.status,
     type: reply.header('content-type'),
