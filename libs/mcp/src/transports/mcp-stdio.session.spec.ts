@@ -57,6 +57,11 @@ class SessionOperations {
   open(): void {
     this.waiting.splice(0).forEach((open) => open());
   }
+
+  /** Lets the longest-waiting call finish. */
+  openOne(): void {
+    this.waiting.shift()?.();
+  }
 }
 
 @Module({
@@ -231,6 +236,73 @@ describe('McpStdioSession', () => {
       expect.stringMatching(/^\{"jsonrpc":"2.0","id":1,"result":/),
     ]);
     expect(moduleRef.get(SessionOperations).lateOpen).toBe(false);
+  });
+
+  it('answers a malformed line -32700, skips blank and whitespace lines and notifications, and goes on', async () => {
+    const session = new Harness(moduleRef, 10_000);
+    session.input.write('{"jsonrpc":"2.0","id":1,\n');
+    session.input.write('   \t\r\n\n');
+    session.input.write(
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+    );
+    session.input.write(`${sayLine(2, 'after')}\n`);
+    await session.close();
+    expect(session.answers()).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: expect.objectContaining({ code: -32700 }),
+      },
+      expect.objectContaining({
+        id: 2,
+        result: expect.objectContaining({
+          structuredContent: { text: 'after' },
+        }),
+      }),
+    ]);
+  });
+
+  it('rejects run() when its input fails', async () => {
+    const session = new Harness(moduleRef, 10_000);
+    session.input.destroy(new Error('stdin broke'));
+    await expect(session.done).rejects.toThrow('stdin broke');
+  });
+
+  it('takes no line beyond maxInFlight calls, even lines it already read, and one more as each finishes', async () => {
+    const operations = moduleRef.get(SessionOperations);
+    operations.started = 0;
+    const session = new Harness(moduleRef, 10_000, 2);
+    const hold = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'gate_hold', arguments: {} },
+      });
+    // Five calls in one chunk: read at once, taken two at a time.
+    session.input.write(`${[1, 2, 3, 4, 5].map(hold).join('\n')}\n`);
+    await operations.untilStarted(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(operations.started).toBe(2);
+    expect(session.input.isPaused()).toBe(true);
+
+    operations.openOne();
+    await session.answer(1);
+    await operations.untilStarted(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(operations.started).toBe(3);
+
+    operations.openOne();
+    operations.openOne();
+    await operations.untilStarted(5);
+    operations.open();
+    await session.close();
+    expect(
+      session
+        .answers()
+        .map((answer) => answer.id)
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('stops reading while maxInFlight calls are under way, and reads on as they finish', async () => {

@@ -17,7 +17,10 @@ export interface McpStdioSessionOptions {
   readonly caller: McpCallerContext;
   /** The longest line, in bytes; a longer one is refused and skipped. */
   readonly maxMessageSize: number;
-  /** Calls under way before reading pauses. Default 64. */
+  /**
+   * The most calls under way at once: at that many, no further line is
+   * taken (reading pauses) until one finishes. Default 64.
+   */
   readonly maxInFlight?: number;
 }
 
@@ -37,18 +40,26 @@ export function asciiJson(text: string): string {
  * out, through the same dispatcher as HTTP. Each line is dispatched as soon
  * as it is read and answered when it finishes, so a slow call does not hold
  * back later ones; a malformed line gets its JSON-RPC error and the session
- * goes on. A call may send messages ahead of its answer (its response
- * stream): each is a line of its own, written as it is sent, until the
- * answer's line. `run()` resolves once the input has ended and every call under
- * way has been answered.
+ * goes on. At most `maxInFlight` calls are under way: at that many, the
+ * session takes no further line (not even one already read) and stops
+ * reading, until one finishes. A call may send messages ahead of its answer
+ * (its response stream): each is a line of its own, written as it is sent,
+ * until the answer's line. `run()` resolves once the input has ended and
+ * every call under way has been answered.
  */
 export class McpStdioSession {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly maxInFlight: number;
   private readonly decoder = new StringDecoder('utf8');
+  /** Decoded text, taken line by line up to `at`. */
+  private unread = '';
+  private at = 0;
+  /** The line being read, as far as it came. */
   private pieces: string[] = [];
   private bytes = 0;
   private tooLong = false;
+  /** Set once the input ended: what resolves `run()` once all is taken. */
+  private onEnd?: () => void;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -61,39 +72,56 @@ export class McpStdioSession {
     const { input } = this.options;
     return new Promise<void>((resolve, reject) => {
       input.on('data', (chunk: Buffer | string) =>
-        this.read(
-          typeof chunk === 'string' ? chunk : this.decoder.write(chunk),
-        ),
+        this.feed(this.decoder.write(chunk)),
       );
       input.once('end', () => {
-        this.read(this.decoder.end());
-        this.endLine();
-        void this.settled().then(resolve, reject);
+        this.onEnd = () => {
+          this.endLine();
+          void this.settled().then(resolve, reject);
+        };
+        this.feed(this.decoder.end());
       });
       input.once('error', reject);
     });
   }
 
-  private read(text: string): void {
-    let start = 0;
-    for (
-      let newline = text.indexOf('\n');
-      newline !== -1;
-      newline = text.indexOf('\n', start)
-    ) {
-      this.append(text.slice(start, newline));
+  private feed(text: string): void {
+    this.unread = this.unread.slice(this.at) + text;
+    this.at = 0;
+    this.take();
+  }
+
+  /**
+   * Takes the unread text line by line while fewer than `maxInFlight` calls
+   * are under way; at that many it pauses the input and keeps the rest.
+   */
+  private take(): void {
+    const { input } = this.options;
+    while (this.inFlight.size < this.maxInFlight) {
+      const newline = this.unread.indexOf('\n', this.at);
+      if (newline === -1) {
+        this.append(this.unread.slice(this.at));
+        this.unread = '';
+        this.at = 0;
+        const end = this.onEnd;
+        this.onEnd = undefined;
+        end?.();
+        if (input.isPaused()) {
+          input.resume();
+        }
+        return;
+      }
+      this.append(this.unread.slice(this.at, newline));
+      this.at = newline + 1;
       this.endLine();
-      start = newline + 1;
     }
-    this.append(text.slice(start));
+    input.pause();
   }
 
   private append(piece: string): void {
-    if (this.tooLong || piece.length === 0) {
-      return;
-    }
     this.bytes += Buffer.byteLength(piece);
     if (this.bytes > this.options.maxMessageSize) {
+      // The line is refused whatever follows: keep none of it.
       this.tooLong = true;
       this.pieces = [];
       return;
@@ -143,17 +171,11 @@ export class McpStdioSession {
   }
 
   private track(call: Promise<void>): void {
-    const { input } = this.options;
     const tracked = call.finally(() => {
       this.inFlight.delete(tracked);
-      if (this.inFlight.size < this.maxInFlight && input.isPaused()) {
-        input.resume();
-      }
+      this.take();
     });
     this.inFlight.add(tracked);
-    if (this.inFlight.size >= this.maxInFlight) {
-      input.pause();
-    }
   }
 
   private async settled(): Promise<void> {
