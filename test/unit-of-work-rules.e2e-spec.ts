@@ -10,17 +10,27 @@ import {
   Patch,
   Post,
   Put,
+  Res,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { McpModule } from '@nestops/mcp';
-import { Operation } from '@nestops/operations';
+import { type InvocationContext, Operation } from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
-import { UnitOfWork, UnitOfWorkModule } from '@nestops/typeorm';
+import {
+  TransactionInterceptor,
+  UnitOfWork,
+  UnitOfWorkModule,
+} from '@nestops/typeorm';
+import { ClsService } from 'nestjs-cls';
+import { getEventListeners } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defer, EMPTY, lastValueFrom, of } from 'rxjs';
 import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { sqliteDriver } from '../src/database/database.options';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
@@ -119,6 +129,15 @@ class RuleOperations {
     return { added: true };
   }
 
+  /** The signal of the last `rows.signal` call. */
+  signal?: AbortSignal;
+
+  @Operation({ id: 'rows.signal', readOnly: true, transaction: true })
+  keepSignal(_input: unknown, context: InvocationContext): { kept: true } {
+    this.signal = context.signal;
+    return { kept: true };
+  }
+
   @Operation({ id: 'rows.count', readOnly: true, transaction: true })
   async count(): Promise<{ count: number }> {
     return { count: await this.txHost.tx.getRepository(RuleRow).count() };
@@ -136,14 +155,18 @@ class RuleRowsController {
     return { inTransaction: this.txHost.isTransactionActive() };
   }
 
+  /**
+   * Express serves a HEAD with the GET route declared first, and a HEAD
+   * answer has no body: so the report is a header too.
+   */
   @Get()
-  get() {
-    return this.report();
-  }
-
   @Head()
-  head() {
-    return this.report();
+  get(
+    @Res({ passthrough: true }) res: { setHeader(n: string, v: string): void },
+  ) {
+    const report = this.report();
+    res.setHeader('X-In-Transaction', String(report.inTransaction));
+    return report;
   }
 
   @Options()
@@ -240,6 +263,27 @@ async function startRuleApp(database: 'sqlite' | 'postgres'): Promise<RuleApp> {
   };
 }
 
+/** The app's interceptor, made as UnitOfWorkModule makes it, from the app's own parts. */
+function interceptorOf(app: RuleApp['app']): TransactionInterceptor {
+  return new TransactionInterceptor(
+    app.get(Reflector),
+    app.get(ClsService),
+    app.get(TransactionHost<TransactionalAdapterTypeOrm>),
+    app.get(DataSource),
+  );
+}
+
+/** The context of `RuleRowsController.post` as a carrier of `type` gives it. */
+function postContext(type: string): ExecutionContextHost {
+  const context = new ExecutionContextHost(
+    [{ method: 'POST' }, {}],
+    RuleRowsController,
+    RuleRowsController.prototype.post,
+  );
+  context.setType(type);
+  return context;
+}
+
 describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
   if (!skipUnlessEnabled(db)) {
     return;
@@ -258,9 +302,49 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
   ])('a REST %s runs in a transaction: %s', async (method, expected) => {
     const response = await fetch(`${running().baseUrl}/rule-rows`, { method });
     expect(response.status).toBeLessThan(300);
-    if (method !== 'HEAD') {
+    if (method === 'HEAD') {
+      expect(response.headers.get('x-in-transaction')).toBe(String(expected));
+    } else {
       expect(await response.json()).toEqual({ inTransaction: expected });
     }
+  });
+
+  it('runs a handler of another kind of context (RPC, WebSocket) unmarked without a transaction', async () => {
+    const { app } = running();
+    const txHost = app.get(TransactionHost<TransactionalAdapterTypeOrm>);
+    const interceptor = interceptorOf(app);
+    for (const type of ['rpc', 'ws']) {
+      const inTransaction = await lastValueFrom(
+        interceptor.intercept(postContext(type), {
+          handle: () => defer(() => of(txHost.isTransactionActive())),
+        }),
+      );
+      expect({ type, inTransaction }).toEqual({ type, inTransaction: false });
+    }
+  });
+
+  it('answers undefined, committed, for a handler whose observable completes without a value', async () => {
+    const interceptor = interceptorOf(running().app);
+    await expect(
+      lastValueFrom(
+        interceptor.intercept(postContext('http'), { handle: () => EMPTY }),
+        {
+          defaultValue: 'no value',
+        },
+      ),
+    ).resolves.toBeUndefined();
+  });
+
+  it('leaves no abort listener of its own on the call signal once the call is over', async () => {
+    const result = await OperationTestClient.create(running().app).invoke(
+      'rows.signal',
+      {},
+      { timeout: 5_000 },
+    );
+    expect(result.ok).toBe(true);
+    const { signal } = running().operations;
+    expect(signal).toBeDefined();
+    expect(getEventListeners(signal as AbortSignal, 'abort')).toEqual([]);
   });
 
   it('rolls back what a failing REST DELETE wrote', async () => {

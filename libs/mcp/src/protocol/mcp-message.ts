@@ -3,12 +3,12 @@ import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import {
-  bodyProtocolVersion,
   metaOf,
   PROTOCOL_VERSION_META,
   type ProtocolEra,
   readRequestMeta,
   type RequestMeta,
+  versionIn,
 } from './protocol-era.js';
 
 type Params = Readonly<Record<string, unknown>>;
@@ -65,8 +65,9 @@ export function classifyMessage(
   message: unknown,
   carrierVersion?: string,
 ): McpMessage {
-  const era = eraOf(message, carrierVersion);
-  const bodyVersion = bodyProtocolVersion(message);
+  const meta = metaOf(message);
+  const era = eraOf(meta, carrierVersion);
+  const bodyVersion = versionIn(meta);
   try {
     const incoming = readEnvelope(message);
     if (incoming.kind !== 'request') {
@@ -91,8 +92,7 @@ export function classifyMessage(
   }
 }
 
-function eraOf(message: unknown, carrierVersion: string | undefined) {
-  const meta = metaOf(message);
+function eraOf(meta: unknown, carrierVersion: string | undefined) {
   return (isRecord(meta) && Object.hasOwn(meta, PROTOCOL_VERSION_META)) ||
     (carrierVersion !== undefined &&
       MODERN_PROTOCOL_VERSIONS.includes(carrierVersion))

@@ -1,6 +1,6 @@
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { classifyMessage } from './mcp-message.js';
-import { bodyProtocolVersion, readRequestMeta } from './protocol-era.js';
+import { readRequestMeta } from './protocol-era.js';
 
 const eraOf = (message: unknown, carrierVersion?: string) =>
   classifyMessage(message, carrierVersion).era;
@@ -160,7 +160,7 @@ describe('readRequestMeta', () => {
   });
 });
 
-describe('bodyProtocolVersion', () => {
+describe('the body version classifyMessage reads', () => {
   it.each<[string, unknown, string | undefined]>([
     ['a 2026 request', request({ _meta: META }), '2026-07-28'],
     [
@@ -177,6 +177,6 @@ describe('bodyProtocolVersion', () => {
     ['no params', request(), undefined],
     ['a batch', [request({ _meta: META })], undefined],
   ])('%s', (_case, message, version) => {
-    expect(bodyProtocolVersion(message)).toBe(version);
+    expect(classifyMessage(message).bodyVersion).toBe(version);
   });
 });

@@ -46,13 +46,12 @@ export interface RequestMeta {
 }
 
 /**
- * The protocol version a message's body names in
- * `params._meta["io.modelcontextprotocol/protocolVersion"]`, when it names
- * one as a string, supported or not: what a carrier that also carries a
- * version (HTTP's `MCP-Protocol-Version` header) compares its own with.
+ * The protocol version a `_meta` value names in
+ * `io.modelcontextprotocol/protocolVersion`, when it names one as a string,
+ * supported or not: what a carrier that also carries a version (HTTP's
+ * `MCP-Protocol-Version` header) compares its own with.
  */
-export function bodyProtocolVersion(message: unknown): string | undefined {
-  const meta = metaOf(message);
+export function versionIn(meta: unknown): string | undefined {
   const version = isRecord(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
   return typeof version === 'string' ? version : undefined;
 }

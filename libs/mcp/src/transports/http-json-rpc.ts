@@ -65,7 +65,7 @@ export class HttpJsonRpc {
     if (refusal) {
       return sendJson(res, 400, refusal);
     }
-    const stream = new HttpResponseStream(res, acceptsEventStream(headers));
+    const stream = new HttpResponseStream(res, headers);
     const response = await this.dispatcher.serve(
       classified,
       { headers },

@@ -30,18 +30,21 @@ export function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
  * `message` event, and so is the final answer, after which the stream
  * ends. Where the POST's `Accept` does not list `text/event-stream`, the
  * stream is closed and the messages are dropped; a call that sends nothing
- * is answered as plain JSON.
+ * is answered as plain JSON (and its `Accept` is never read).
  */
 export class HttpResponseStream implements ResponseStream {
   private started = false;
   private finished = false;
+  /** Whether the POST accepts an SSE answer: read when first asked. */
+  private accepted?: boolean;
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly accepted: boolean,
+    private readonly headers: IncomingHttpHeaders,
   ) {}
 
   get open(): boolean {
+    this.accepted ??= acceptsEventStream(this.headers);
     return this.accepted && !this.finished && !this.res.destroyed;
   }
 
