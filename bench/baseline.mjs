@@ -12,19 +12,12 @@
 // build to the revision's (median of the rounds, with their range); writes
 // bench/results/<date>-baseline.json. About 2 minutes (BENCH_ROUNDS, default 5).
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linkModules } from '../scripts/linked-modules.mjs';
 import { load, loadBytes } from './lib/load.mjs';
 import { machineInfo, machineLine } from './lib/machine.mjs';
 import { NESTOPS_HTTP, rpc, startServer, verify } from './lib/servers.mjs';
@@ -50,18 +43,7 @@ const CONNECTIONS = 50;
 function prepare() {
   const dir = mkdtempSync(join(tmpdir(), 'nestops-baseline-'));
   git('worktree', 'add', '--detach', dir, commit);
-  const modules = join(dir, 'node_modules');
-  mkdirSync(join(modules, '@nestops'), { recursive: true });
-  for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
-    if (entry !== '@nestops')
-      symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
-  }
-  for (const lib of readdirSync(join(dir, 'libs'))) {
-    symlinkSync(join('..', '..', 'libs', lib), join(modules, '@nestops', lib));
-    const own = join(ROOT, 'libs', lib, 'node_modules');
-    if (existsSync(own) && !existsSync(join(dir, 'libs', lib, 'node_modules')))
-      symlinkSync(own, join(dir, 'libs', lib, 'node_modules'));
-  }
+  linkModules(ROOT, dir);
   log(`baseline ${commit.slice(0, 7)}: building its libraries in ${dir}`);
   execFileSync('npm', ['run', '--silent', 'build:libs'], {
     cwd: dir,

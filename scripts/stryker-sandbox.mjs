@@ -6,14 +6,9 @@
 // libs/ (as npm's workspaces link them), and each library's own
 // node_modules. Then the libraries are built there, mutants included.
 import { execSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { linkModules } from './linked-modules.mjs';
 
 const sandbox = process.cwd();
 const project = resolve(sandbox, '../..');
@@ -24,19 +19,5 @@ if (
   throw new Error(`${sandbox} is not a Stryker sandbox of ${project}`);
 }
 
-const modules = join(sandbox, 'node_modules');
-rmSync(modules, { recursive: true, force: true });
-mkdirSync(join(modules, '@nestops'), { recursive: true });
-for (const entry of readdirSync(join(project, 'node_modules'))) {
-  if (entry !== '@nestops') {
-    symlinkSync(join(project, 'node_modules', entry), join(modules, entry));
-  }
-}
-for (const lib of readdirSync(join(sandbox, 'libs'))) {
-  symlinkSync(join('..', '..', 'libs', lib), join(modules, '@nestops', lib));
-  const own = join(project, 'libs', lib, 'node_modules');
-  if (existsSync(own)) {
-    symlinkSync(own, join(sandbox, 'libs', lib, 'node_modules'));
-  }
-}
+linkModules(project, sandbox);
 execSync('npm run -s build:libs', { stdio: 'inherit' });
