@@ -1,5 +1,7 @@
 import {
+  type ArgumentMetadata,
   type CallHandler,
+  type CanActivate,
   type ExecutionContext,
   Injectable,
   Module,
@@ -7,7 +9,7 @@ import {
   type PipeTransform,
   UsePipes,
 } from '@nestjs/common';
-import { APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpModule } from '@nestops/mcp';
 import { getInvocationContext, Operation } from '@nestops/operations';
@@ -106,6 +108,29 @@ class SerializeResult implements NestInterceptor {
   }
 }
 
+/** What the app's global guard and pipe see of each call. */
+const seenByApp: { handlers: string[]; arguments: string[] } = {
+  handlers: [],
+  arguments: [],
+};
+
+@Injectable()
+class RecordHandler implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    seenByApp.handlers.push(
+      `${context.getClass().name}.${context.getHandler().name}`,
+    );
+    return true;
+  }
+}
+
+class RecordArgument implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    seenByApp.arguments.push(`${metadata.type}:${metadata.metatype?.name}`);
+    return value;
+  }
+}
+
 async function boot(providers: Parameters<typeof Module>[0]['providers']) {
   @Module({ imports: [McpModule.forRoot()], providers })
   class RulesModule {}
@@ -199,6 +224,34 @@ describe('the pipeline: a nested object no class describes', () => {
       ok: true,
       value: { taken: false },
       json: '{"taken":false}',
+    });
+  });
+});
+
+describe("the pipeline: the call as the app's guards and pipes see it", () => {
+  let moduleRef: TestingModule;
+
+  beforeAll(async () => {
+    moduleRef = await boot([
+      NoteOperations,
+      { provide: APP_GUARD, useClass: RecordHandler },
+      { provide: APP_PIPE, useValue: new RecordArgument() },
+    ]);
+  });
+
+  afterAll(() => moduleRef?.close());
+
+  it('names the operation method as the handler, and gives the pipes the input as the body of its DTO class and the context as a custom Object', async () => {
+    seenByApp.handlers.length = 0;
+    seenByApp.arguments.length = 0;
+    const result = await OperationTestClient.create(moduleRef).invoke(
+      'notes.mark',
+      { note: 'x' },
+    );
+    expect(result.ok).toBe(true);
+    expect(seenByApp).toEqual({
+      handlers: ['NoteOperations.mark'],
+      arguments: ['body:NoteDto', 'custom:Object'],
     });
   });
 });
