@@ -30,7 +30,7 @@ class SessionOperations {
   report(_input: unknown, context: InvocationContext): { reported: 2 } {
     const { responseStream } = context;
     responseStream.send({ jsonrpc: '2.0', method: 'notes/first' });
-    responseStream.send({ jsonrpc: '2.0', method: 'notes/\u4e2d' });
+    responseStream.send({ jsonrpc: '2.0', method: 'notes/\u4e2d\u00e9' });
     setImmediate(() => {
       this.lateOpen = responseStream.open;
       responseStream.send({ jsonrpc: '2.0', method: 'notes/late' });
@@ -232,7 +232,7 @@ describe('McpStdioSession', () => {
     await session.close();
     expect(session.lines).toEqual([
       '{"jsonrpc":"2.0","method":"notes/first"}',
-      '{"jsonrpc":"2.0","method":"notes/\\u4e2d"}',
+      '{"jsonrpc":"2.0","method":"notes/\\u4e2d\\u00e9"}',
       expect.stringMatching(/^\{"jsonrpc":"2.0","id":1,"result":/),
     ]);
     expect(moduleRef.get(SessionOperations).lateOpen).toBe(false);
