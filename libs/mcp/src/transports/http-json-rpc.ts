@@ -23,10 +23,7 @@ import { answerParts, answerText } from '../protocol/answer.writer.js';
 import { classifyMessage, type McpMessage } from '../protocol/mcp-message.js';
 import type { ProtocolEra } from '../protocol/protocol-era.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
-import {
-  acceptsEventStream,
-  HttpResponseStream,
-} from './http-response-stream.js';
+import { HttpResponseStream } from './http-response-stream.js';
 import {
   checkRequestHeaders,
   versionHeaderRefusal,
