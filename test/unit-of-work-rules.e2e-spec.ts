@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  type CanActivate,
   Controller,
   Delete,
   Get,
@@ -11,6 +12,7 @@ import {
   Post,
   Put,
   Res,
+  UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
@@ -78,6 +80,17 @@ class Gate {
   }
 }
 
+/** A guard that lets a call through only once the gate opens. */
+@Injectable()
+class GateGuard implements CanActivate {
+  constructor(private readonly gate: Gate) {}
+
+  async canActivate(): Promise<boolean> {
+    await this.gate.hold();
+    return true;
+  }
+}
+
 @Injectable()
 class RuleOperations {
   /** How often `rows.add` has started. */
@@ -126,6 +139,20 @@ class RuleOperations {
   async add(): Promise<{ added: true }> {
     this.adds += 1;
     await this.txHost.tx.getRepository(RuleRow).save({ label: 'added' });
+    return { added: true };
+  }
+
+  /** The write of the last `rows.addLate` that started. */
+  lateWrite?: Promise<unknown>;
+
+  /** Writes a row, reached only once `GateGuard` lets the call through. */
+  @Operation({ id: 'rows.addLate' })
+  @UseGuards(GateGuard)
+  async addLate(): Promise<{ added: true }> {
+    this.lateWrite = this.txHost.tx
+      .getRepository(RuleRow)
+      .save({ label: 'late' });
+    await this.lateWrite;
     return { added: true };
   }
 
@@ -245,7 +272,7 @@ async function startRuleApp(database: 'sqlite' | 'postgres'): Promise<RuleApp> {
       McpModule.forRoot(),
     ],
     controllers: [RuleRowsController],
-    providers: [RuleOperations, Gate],
+    providers: [RuleOperations, Gate, GateGuard],
   })
   class RuleModule {}
   const running = await startApp(RuleModule, { logger: ['error'] });
@@ -379,6 +406,25 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
       expect(await response.json()).toEqual({ level: 'repeatable read' });
     });
   }
+
+  it('never starts a handler whose deadline passed before its transaction began', async () => {
+    const client = OperationTestClient.create(running().app);
+    const { gate, operations, dataSource } = running();
+    // The deadline passes while the app's guard holds the call.
+    const timedOut = client.invoke('rows.addLate', {}, { timeout: 50 });
+    await gate.untilHeld(1);
+    const answer = await timedOut;
+    expect(answer.ok || answer.failure.code).toBe('INTERNAL_TIMEOUT_001');
+
+    // The guard lets it through once the call has timed out: its handler
+    // must not start (it would write outside the rolled-back transaction).
+    gate.open();
+    for (let check = 0; check < 10; check += 1) {
+      await new Promise((settle) => setTimeout(settle, 50));
+      expect(operations.lateWrite).toBeUndefined();
+    }
+    expect(await dataSource.getRepository(RuleRow).count()).toBe(0);
+  });
 
   if (db.database === 'sqlite') {
     it('never runs a call that timed out while it waited for the single connection', async () => {

@@ -59,6 +59,7 @@ export class TransactionInterceptor implements NestInterceptor {
     // Read only where it is used: a call's signal is made when first read.
     const signal = () => invocation?.signal;
     const handle = () =>
+      // Stryker disable next-line ObjectLiteral: equivalent, rxjs resolves an empty source to the `defaultValue` of any config object, `{}` too
       lastValueFrom(next.handle(), { defaultValue: undefined });
     const work =
       setting === false
@@ -70,7 +71,7 @@ export class TransactionInterceptor implements NestInterceptor {
                 isolationLevel: setting.isolation,
               } as TypeOrmTransactionOptions,
               async () => {
-                const value = await untilAborted(handle(), signal());
+                const value = await untilAborted(handle, signal());
                 // A result that breaks the output contract fails the call: before the commit.
                 invocation?.serializeResult(value);
                 return value;
@@ -107,24 +108,29 @@ export class TransactionInterceptor implements NestInterceptor {
   }
 }
 
-/** `work`, or a rejection with the signal's reason as soon as it aborts. */
+/**
+ * `work` started, or a rejection with the signal's reason as soon as it
+ * aborts. A call whose signal is already aborted (its deadline passed while
+ * the app's guards held it, say) never starts: its handler would otherwise
+ * run once the transaction is rolled back, and write outside it.
+ */
 function untilAborted<T>(
-  work: Promise<T>,
+  work: () => Promise<T>,
   signal: AbortSignal | undefined,
 ): Promise<T> {
   if (!signal) {
-    return work;
+    return work();
+  }
+  if (signal.aborted) {
+    return Promise.reject(signal.reason as Error);
   }
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-    } else {
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the listener is removed in `finally` whether or not it ran
+    signal.addEventListener('abort', onAbort, { once: true });
   });
-  return Promise.race([work, aborted]).finally(() =>
+  return Promise.race([work(), aborted]).finally(() =>
     signal.removeEventListener('abort', onAbort as () => void),
   );
 }
