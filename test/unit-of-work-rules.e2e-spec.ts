@@ -69,6 +69,11 @@ class Gate {
     await new Promise<void>((open) => this.waiting.push(open));
   }
 
+  /** Resolves once `hold` has been called once more than now. */
+  untilNextHold(): Promise<void> {
+    return this.untilHeld(this.held + 1);
+  }
+
   async untilHeld(count: number): Promise<void> {
     while (this.held < count) {
       await new Promise<void>((arrived) => this.arrivals.push(arrived));
@@ -153,6 +158,41 @@ class RuleOperations {
       .getRepository(RuleRow)
       .save({ label: 'late' });
     await this.lateWrite;
+    return { added: true };
+  }
+
+  /** What the last write made once the gate opened came to. */
+  afterGate?: { written: true } | { refused: unknown };
+
+  /** Once the gate opens, writes a row and records what came of it. */
+  private async writeAfterGate(label: string): Promise<void> {
+    await this.gate.hold();
+    try {
+      await this.txHost.tx.getRepository(RuleRow).save({ label });
+      this.afterGate = { written: true };
+    } catch (error) {
+      this.afterGate = { refused: error };
+    }
+  }
+
+  /** Writes a row once the gate opens, inside its transaction. */
+  @Operation({ id: 'rows.addAfterGate' })
+  async addAfterGate(): Promise<{ added: true }> {
+    await this.writeAfterGate('after');
+    return { added: true };
+  }
+
+  /** Answers at once, leaving a write to run once the gate opens. */
+  @Operation({ id: 'rows.addInBackground' })
+  addInBackground(): { started: true } {
+    void this.writeAfterGate('later');
+    return { started: true };
+  }
+
+  /** Writes a row that a PostgreSQL trigger makes slow to commit. */
+  @Operation({ id: 'rows.addSlow' })
+  async addSlow(): Promise<{ added: true }> {
+    await this.txHost.tx.getRepository(RuleRow).save({ label: 'slow' });
     return { added: true };
   }
 
@@ -290,6 +330,22 @@ async function startRuleApp(database: 'sqlite' | 'postgres'): Promise<RuleApp> {
   };
 }
 
+/** Calls `operationId` with a 50 ms deadline that passes while the gate holds it. */
+async function timeOutAtTheGate(
+  running: RuleApp,
+  operationId: string,
+): Promise<void> {
+  const held = running.gate.untilNextHold();
+  const timedOut = OperationTestClient.create(running.app).invoke(
+    operationId,
+    {},
+    { timeout: 50 },
+  );
+  await held;
+  const answer = await timedOut;
+  expect(answer.ok || answer.failure.code).toBe('INTERNAL_TIMEOUT_001');
+}
+
 /** The app's interceptor, made as UnitOfWorkModule makes it, from the app's own parts. */
 function interceptorOf(app: RuleApp['app']): TransactionInterceptor {
   return new TransactionInterceptor(
@@ -317,6 +373,8 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
   }
 
   const running = useApp(() => startRuleApp(db.database));
+  // Each test counts the rows its own calls left.
+  beforeEach(() => running().dataSource.getRepository(RuleRow).clear());
 
   it.each([
     ['GET', false],
@@ -408,13 +466,9 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
   }
 
   it('never starts a handler whose deadline passed before its transaction began', async () => {
-    const client = OperationTestClient.create(running().app);
     const { gate, operations, dataSource } = running();
     // The deadline passes while the app's guard holds the call.
-    const timedOut = client.invoke('rows.addLate', {}, { timeout: 50 });
-    await gate.untilHeld(1);
-    const answer = await timedOut;
-    expect(answer.ok || answer.failure.code).toBe('INTERNAL_TIMEOUT_001');
+    await timeOutAtTheGate(running(), 'rows.addLate');
 
     // The guard lets it through once the call has timed out: its handler
     // must not start (it would write outside the rolled-back transaction).
@@ -426,12 +480,79 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
     expect(await dataSource.getRepository(RuleRow).count()).toBe(0);
   });
 
+  it('refuses a write its handler makes after the call timed out, and commits nothing', async () => {
+    const { gate, operations, dataSource } = running();
+    await timeOutAtTheGate(running(), 'rows.addAfterGate');
+
+    gate.open();
+    await vi.waitFor(() => expect(operations.afterGate).toBeDefined());
+    expect(operations.afterGate).toEqual({ refused: expect.any(Error) });
+    const refused = (operations.afterGate as { refused: Error }).refused;
+    expect(refused.name).toBe('CallEndedError');
+    expect(refused.message).toBe(
+      'The call of rows.addAfterGate has ended (answered, timed out or cancelled): its data access through TransactionHost refuses further work.',
+    );
+    expect(await dataSource.getRepository(RuleRow).count()).toBe(0);
+    // Outside any call the data source's manager is as it was.
+    const txHost = running().app.get(
+      TransactionHost<TransactionalAdapterTypeOrm>,
+    );
+    expect(await txHost.tx.getRepository(RuleRow).count()).toBe(0);
+  });
+
+  it('refuses a write left running after the call was answered', async () => {
+    const client = OperationTestClient.create(running().app);
+    const { gate, operations, dataSource } = running();
+    operations.afterGate = undefined;
+    const held = gate.untilNextHold();
+    expect(await client.invoke('rows.addInBackground')).toMatchObject({
+      ok: true,
+    });
+
+    await held;
+    gate.open();
+    const refused = await vi.waitFor(() => {
+      const outcome = operations.afterGate;
+      expect(outcome).toBeDefined();
+      return (outcome as { refused?: Error }).refused;
+    });
+    expect(refused?.name).toBe('CallEndedError');
+    expect(await dataSource.getRepository(RuleRow).count()).toBe(0);
+  });
+
+  if (db.database === 'postgres') {
+    it('answers a call whose commit outlasts its deadline with what the commit did', async () => {
+      const { dataSource } = running();
+      // A deferred constraint trigger: the INSERT is quick, its COMMIT takes 0.6 s.
+      await dataSource.query(`
+        CREATE FUNCTION slow_commit() RETURNS trigger AS $$
+        BEGIN PERFORM pg_sleep(0.6); RETURN NULL; END $$ LANGUAGE plpgsql`);
+      await dataSource.query(`
+        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON rule_rows
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN (NEW.label = 'slow') EXECUTE FUNCTION slow_commit()`);
+      const client = OperationTestClient.create(running().app);
+
+      const started = Date.now();
+      const answer = await client.invoke('rows.addSlow', {}, { timeout: 200 });
+
+      expect(answer).toEqual({
+        ok: true,
+        value: { added: true },
+        json: '{"added":true}',
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+      expect(await dataSource.getRepository(RuleRow).count()).toBe(1);
+    });
+  }
+
   if (db.database === 'sqlite') {
     it('never runs a call that timed out while it waited for the single connection', async () => {
       const client = OperationTestClient.create(running().app);
       const { gate, operations } = running();
+      const held = gate.untilNextHold();
       const holding = client.invoke('gate.hold');
-      await gate.untilHeld(1);
+      await held;
 
       const timedOut = await client.invoke('rows.add', {}, { timeout: 50 });
       expect(timedOut.ok).toBe(false);

@@ -18,6 +18,7 @@ import type { ClsService } from 'nestjs-cls';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { type CallQueue, callQueueOf } from './call-queue.js';
+import { CALL_STATE, type CallState } from './call-scoped.adapter.js';
 import { UNIT_OF_WORK_METADATA } from './unit-of-work.decorator.js';
 
 /** HTTP methods that read only: no transaction unless `@UnitOfWork()` asks. */
@@ -74,14 +75,40 @@ export class TransactionInterceptor implements NestInterceptor {
                 const value = await untilAborted(handle, signal());
                 // A result that breaks the output contract fails the call: before the commit.
                 invocation?.serializeResult(value);
+                // From here on the answer is what the commit does; a call
+                // given up before it is rolled back.
+                if (invocation && !invocation.beginCommit()) {
+                  throw invocation.signal.reason;
+                }
                 return value;
               },
             );
+    const run = () => (this.queue ? this.queue.run(work, signal()) : work());
     return defer(() =>
       this.cls.run({ ifNested: 'override' }, () =>
-        this.queue ? this.queue.run(work, signal()) : work(),
+        invocation ? this.runCall(invocation, run) : run(),
       ),
     );
+  }
+
+  /**
+   * Runs a call's work in its CLS context, marked so that its transactional
+   * data access refuses further work once the call has ended.
+   */
+  private async runCall<T>(
+    invocation: InvocationContext,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    let over = false;
+    this.cls.set<CallState>(CALL_STATE, {
+      operationId: invocation.operation.id,
+      ended: () => over || invocation.signal.aborted,
+    });
+    try {
+      return await run();
+    } finally {
+      over = true;
+    }
   }
 
   /** The operation's setting; else `@UnitOfWork()`; else by HTTP method. */

@@ -6,9 +6,10 @@ import {
   getTransactionHostToken,
   type TransactionHost,
 } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule, ClsService } from 'nestjs-cls';
 import type { DataSource } from 'typeorm';
+import { CallScopedTypeOrmAdapter } from './call-scoped.adapter.js';
 import { TransactionInterceptor } from './transaction.interceptor.js';
 
 /**
@@ -67,7 +68,7 @@ export class UnitOfWorkModule {
         ClsModule.registerPlugins([
           new ClsPluginTransactional({
             connectionName: name,
-            adapter: new TransactionalAdapterTypeOrm({ dataSourceToken }),
+            adapter: new CallScopedTypeOrmAdapter({ dataSourceToken }),
           }),
         ]),
       ],

@@ -27,4 +27,18 @@ describe('CallAbort', () => {
     expect(late.signal.aborted).toBe(true);
     expect(late.signal.reason).toBe(reason);
   });
+
+  it('cannot be given up once it has begun to commit', () => {
+    const abort = new CallAbort();
+    expect(abort.beginCommit()).toBe(true);
+    expect(abort.abort(new Error('timed out'))).toBe(false);
+    expect(abort.signal.aborted).toBe(false);
+  });
+
+  it('cannot begin to commit once it has been given up', () => {
+    const abort = new CallAbort();
+    expect(abort.abort(new Error('timed out'))).toBe(true);
+    expect(abort.beginCommit()).toBe(false);
+    expect(abort.signal.aborted).toBe(true);
+  });
 });

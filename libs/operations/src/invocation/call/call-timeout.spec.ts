@@ -1,5 +1,6 @@
 import { formatFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
+import { CallAbort } from './call-abort.js';
 import { startCallTimeout } from './call-timeout.js';
 
 const MAX_DELAY = 2 ** 31 - 1;
@@ -20,7 +21,7 @@ describe('startCallTimeout', () => {
   });
 
   it('aborts the signal and answers INTERNAL_TIMEOUT_001 when the time is up', async () => {
-    const abort = new AbortController();
+    const abort = new CallAbort();
     const timeout = startCallTimeout(1500, abort, 'a.b');
 
     vi.advanceTimersByTime(1499);
@@ -40,7 +41,7 @@ describe('startCallTimeout', () => {
     [0.5, '0.0005'],
     [1234.5, '1.2345'],
   ])('states %s ms as %s s', async (ms, seconds) => {
-    const timeout = startCallTimeout(ms, new AbortController(), 'a.b');
+    const timeout = startCallTimeout(ms, new CallAbort(), 'a.b');
     vi.advanceTimersByTime(Math.ceil(ms));
 
     expect(text(await timeout.expired)).toBe(
@@ -49,7 +50,7 @@ describe('startCallTimeout', () => {
   });
 
   it('never aborts once cancelled', () => {
-    const abort = new AbortController();
+    const abort = new CallAbort();
     startCallTimeout(100, abort, 'a.b').cancel();
 
     vi.advanceTimersByTime(1_000);
@@ -59,7 +60,7 @@ describe('startCallTimeout', () => {
   });
 
   it('waits longer than setTimeout can at once', () => {
-    const abort = new AbortController();
+    const abort = new CallAbort();
     const timeout = startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b');
 
     vi.advanceTimersByTime(MAX_DELAY + 4_999);
@@ -70,7 +71,7 @@ describe('startCallTimeout', () => {
   });
 
   it('can be cancelled after its first setTimeout ran out', () => {
-    const abort = new AbortController();
+    const abort = new CallAbort();
     const timeout = startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b');
 
     vi.advanceTimersByTime(MAX_DELAY + 1);
@@ -79,5 +80,20 @@ describe('startCallTimeout', () => {
 
     expect(abort.signal.aborted).toBe(false);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('neither aborts nor answers once the call has begun to commit', async () => {
+    const abort = new CallAbort();
+    const timeout = startCallTimeout(100, abort, 'a.b');
+    expect(abort.beginCommit()).toBe(true);
+
+    vi.advanceTimersByTime(1_000);
+
+    expect(abort.signal.aborted).toBe(false);
+    const settled = await Promise.race([
+      timeout.expired.then(() => 'expired'),
+      Promise.resolve('pending'),
+    ]);
+    expect(settled).toBe('pending');
   });
 });

@@ -6,7 +6,11 @@ const MAX_DELAY = 2 ** 31 - 1;
 
 /** The timeout of one call, running. */
 export interface CallTimeout {
-  /** Aborts the call's signal and settles with `INTERNAL_TIMEOUT_001` once the time is up. */
+  /**
+   * Aborts the call's signal and settles with `INTERNAL_TIMEOUT_001` once
+   * the time is up; never when the call has begun to commit by then (its
+   * answer is what the commit did).
+   */
   readonly expired: Promise<CallFailure>;
   /** Stops the timer for good: call it as soon as the call has finished. */
   cancel(): void;
@@ -15,7 +19,7 @@ export interface CallTimeout {
 /** Starts the timeout of a call, `ms` milliseconds long, however long that is. */
 export function startCallTimeout(
   ms: number,
-  abort: Pick<AbortController, 'abort'>,
+  abort: { abort(reason: unknown): boolean },
   operationId: string,
 ): CallTimeout {
   let timer: NodeJS.Timeout | undefined;
@@ -31,7 +35,9 @@ export function startCallTimeout(
             wait(remaining - MAX_DELAY);
             return;
           }
-          abort.abort(new Error(`Operation ${operationId} timed out.`));
+          if (!abort.abort(new Error(`Operation ${operationId} timed out.`))) {
+            return;
+          }
           resolve({
             ok: false,
             failure: operationFailure('INTERNAL_TIMEOUT_001', {

@@ -49,6 +49,7 @@ export function createInvocationContext(
     },
     responseStream: options.responseStream ?? CLOSED_RESPONSE_STREAM,
     serializeResult: (value: unknown) => serializer.serialize(value),
+    beginCommit: () => abort.beginCommit(),
   });
 }
 

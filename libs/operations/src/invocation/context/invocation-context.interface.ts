@@ -46,4 +46,12 @@ export interface InvocationContext {
    * `value`, the carrier sends this serialisation, made once.
    */
   serializeResult(value: unknown): SerializedResult;
+  /**
+   * For a unit of work about to commit the call's writes: marks the call as
+   * committing, after which its deadline and cancellation no longer fail it
+   * (its answer is what the commit did: success, or the commit's own
+   * error). False when the call has already been given up: roll back
+   * instead of committing.
+   */
+  beginCommit(): boolean;
 }
