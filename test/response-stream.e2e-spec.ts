@@ -3,7 +3,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { McpModule } from '@nestops/mcp';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { ClientV1, CLIENT_INFO } from './support/mcp-clients';
-import { sendExact } from './support/mcp-http';
+import { sendExact, sseEvents } from './support/mcp-http';
 import { startApp, useApp } from './support/start-app';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -82,19 +82,6 @@ async function post(baseUrl: string, body: object, accept?: string) {
   };
 }
 
-/** The `data` of each SSE event, parsed. */
-function events(text: string): unknown[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      expect(lines[0]).toBe('event: message');
-      expect(lines).toHaveLength(2);
-      return JSON.parse(lines[1].replace(/^data: /, ''));
-    });
-}
-
 const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
 
 describe('a call sending messages ahead of its answer (the response stream)', () => {
@@ -114,7 +101,7 @@ describe('a call sending messages ahead of its answer (the response stream)', ()
       );
       expect(response.status).toBe(200);
       expect(response.type).toBe('text/event-stream');
-      expect(events(response.text)).toEqual([
+      expect(sseEvents(response.text)).toEqual([
         note('first'),
         note('second'),
         { jsonrpc: '2.0', id: 1, result: RESULT },

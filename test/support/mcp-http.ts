@@ -226,3 +226,20 @@ function reply(
     json: <T>() => JSON.parse(text) as T,
   };
 }
+
+/**
+ * The JSON-RPC messages of an SSE answer, one per `message` event; each
+ * event must be `event: message` and one `data:` line.
+ */
+export function sseEvents<T = unknown>(text: string): T[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const lines = block.split('\n');
+      if (lines.length !== 2 || lines[0] !== 'event: message') {
+        throw new Error(`Not one message event with one data line: ${block}`);
+      }
+      return JSON.parse(lines[1].replace(/^data: /, '')) as T;
+    });
+}

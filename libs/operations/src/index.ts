@@ -36,6 +36,11 @@ export type {
 } from './invocation/call/invocation-options.interface.js';
 export type { SerializedResult } from './invocation/output/output-contract.js';
 export type { ResponseStream } from './invocation/context/response-stream.js';
+export { LOG_LEVELS } from './invocation/context/call-reporter.js';
+export type {
+  CallReporter,
+  LogLevel,
+} from './invocation/context/call-reporter.js';
 export { INVOCATION_DEFAULTS } from './invocation/call/invocation-defaults.js';
 export type { InvocationDefaults } from './invocation/call/invocation-defaults.js';
 export { AllowRawText } from './invocation/input/allow-raw-text.decorator.js';

@@ -7,6 +7,7 @@ import {
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { mcpCallReporter } from './call-notifications.js';
 import { McpAnswerWriter, type RawJson } from './answer.writer.js';
 import type { ProtocolEra } from './protocol-era.js';
 
@@ -50,6 +51,7 @@ export class McpTools {
     params: Readonly<Record<string, unknown>>,
     caller: McpCallerContext,
     responseStream: ResponseStream | undefined,
+    logLevel?: string,
   ): Promise<RawJson | object> {
     const name = params.name;
     if (typeof name !== 'string') {
@@ -71,6 +73,7 @@ export class McpTools {
       input,
       timeout: caller.timeout,
       responseStream,
+      reporter: mcpCallReporter(params, logLevel, responseStream),
     });
     return this.writer.toolResult(result, era);
   }

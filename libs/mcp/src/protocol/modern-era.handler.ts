@@ -39,6 +39,7 @@ export class ModernEraHandler {
           request.params,
           caller,
           responseStream,
+          request.meta?.logLevel,
         );
       default:
         throw McpProtocolError.methodNotFound(request.method);

@@ -1,3 +1,4 @@
+import { LOG_LEVELS } from '@nestops/operations';
 import {
   MODERN_PROTOCOL_VERSIONS,
   SPOKEN_PROTOCOL_VERSIONS,
@@ -22,25 +23,15 @@ export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
 /** The log levels a 2026 request may ask for (RFC 5424 severities). */
-const LOG_LEVELS: ReadonlySet<string> = new Set([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]);
+const LOG_LEVEL_NAMES: ReadonlySet<string> = new Set(LOG_LEVELS);
 
 /** What a valid 2026 request's `_meta` says about it. */
 export interface RequestMeta {
   readonly protocolVersion: string;
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
-   * The log level the client asked for. The library itself sends no
-   * `notifications/message`, so a request that asks for none gets none
-   * from it.
+   * The log level the client asked for: the call's log messages at it or
+   * above go to the client; a request that asks for none gets none.
    */
   readonly logLevel?: string;
 }
@@ -87,10 +78,10 @@ export function readRequestMeta(
   const logLevel = meta[LOG_LEVEL_META];
   if (
     logLevel !== undefined &&
-    (typeof logLevel !== 'string' || !LOG_LEVELS.has(logLevel))
+    (typeof logLevel !== 'string' || !LOG_LEVEL_NAMES.has(logLevel))
   ) {
     throw McpProtocolError.invalidRequestMeta(
-      `"${LOG_LEVEL_META}" must be one of ${[...LOG_LEVELS].join(', ')}`,
+      `"${LOG_LEVEL_META}" must be one of ${LOG_LEVELS.join(', ')}`,
     );
   }
   if (!MODERN_PROTOCOL_VERSIONS.includes(version)) {

@@ -56,7 +56,9 @@ export class HttpResponseStream implements ResponseStream {
       this.started = true;
       this.res.writeHead(200, {
         'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-cache',
+        'Cache-Control': 'no-cache, no-transform',
+        // nginx passes each event on at once instead of buffering the answer.
+        'X-Accel-Buffering': 'no',
       });
     }
     this.res.write(event(answerText(message)));

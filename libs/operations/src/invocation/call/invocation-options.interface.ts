@@ -1,5 +1,6 @@
 import type { OperationFailure } from '../../errors/operation-failure.js';
 import type { Carrier } from '../../interfaces/operation-options.interface.js';
+import type { CallReporter } from '../context/call-reporter.js';
 import type { ResponseStream } from '../context/response-stream.js';
 
 /**
@@ -36,6 +37,11 @@ export interface InvocationOptions {
    * or stdio stream). Default: a closed stream, which drops them.
    */
   readonly responseStream?: ResponseStream;
+  /**
+   * What delivers the call's `reportProgress()` and `log()` to its caller.
+   * Default: none (progress is dropped, log messages go to the app's logger).
+   */
+  readonly reporter?: CallReporter;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { InvocationContext } from './invocation-context.interface.js';
 import type { InvocationOptions } from '../call/invocation-options.interface.js';
 import type { CallPlan } from '../call/call-plan.js';
 import type { OperationRequest } from '../pipeline/operation-request.js';
+import { callReports, type LogLevel } from './call-reporter.js';
 import { CLOSED_RESPONSE_STREAM } from './response-stream.js';
 import { isTenantId } from './tenant-id.js';
 
@@ -33,6 +34,10 @@ export function createInvocationContext(
       libraryViolation('X-Tenant-Id', 'tenantId'),
     ]);
   }
+  // Made when first used: most calls report nothing.
+  let reports: ReturnType<typeof callReports> | undefined;
+  const report = () =>
+    (reports ??= callReports(call.operation.id, options.reporter));
   return Object.freeze({
     carrier: options.carrier,
     target: options.target,
@@ -50,6 +55,10 @@ export function createInvocationContext(
     responseStream: options.responseStream ?? CLOSED_RESPONSE_STREAM,
     serializeResult: (value: unknown) => serializer.serialize(value),
     beginCommit: () => abort.beginCommit(),
+    reportProgress: (progress: number, total?: number, message?: string) =>
+      report().reportProgress(progress, total, message),
+    log: (level: LogLevel, message: string, data?: unknown) =>
+      report().log(level, message, data),
   });
 }
 

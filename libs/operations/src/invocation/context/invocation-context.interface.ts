@@ -1,6 +1,7 @@
 import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
 import type { Carrier } from '../../interfaces/operation-options.interface.js';
 import type { SerializedResult } from '../output/output-contract.js';
+import type { LogLevel } from './call-reporter.js';
 import type { ResponseStream } from './response-stream.js';
 
 /**
@@ -54,4 +55,18 @@ export interface InvocationContext {
    * instead of committing.
    */
   beginCommit(): boolean;
+  /**
+   * Tells the caller how far the call has come: `progress` (increasing; a
+   * value not above the last one is dropped) out of `total` when known,
+   * with an optional `message`. Over MCP it is a `notifications/progress`
+   * to a client that sent a progress token; elsewhere (no token, `invoke`,
+   * REST) it does nothing.
+   */
+  reportProgress(progress: number, total?: number, message?: string): void;
+  /**
+   * A log message for the caller: over MCP a `notifications/message` when
+   * the client asked for `level` or a lower one; otherwise the app's
+   * logger writes it (under the operation's id). Never throws.
+   */
+  log(level: LogLevel, message: string, data?: unknown): void;
 }
