@@ -29,12 +29,9 @@ import {
 } from '@nestops/typeorm';
 import { ClsService } from 'nestjs-cls';
 import { getEventListeners } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defer, EMPTY, lastValueFrom, of } from 'rxjs';
 import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { sqliteDriver } from '../src/database/database.options';
+import { testDataSource } from './support/test-data-source';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { dropSchema, newSchema } from './support/pg-schema';
 import { startApp, type RunningApp, useApp } from './support/start-app';
@@ -287,27 +284,7 @@ async function startRuleApp(database: 'sqlite' | 'postgres'): Promise<RuleApp> {
   const schema = database === 'postgres' ? await newSchema(url) : undefined;
   @Module({
     imports: [
-      TypeOrmModule.forRoot(
-        database === 'postgres'
-          ? {
-              type: 'postgres',
-              url,
-              schema,
-              extra: { options: `-c search_path=${schema}` },
-              entities: [RuleRow],
-              synchronize: true,
-            }
-          : {
-              type: 'better-sqlite3',
-              database: join(
-                mkdtempSync(join(tmpdir(), 'uow-rules-')),
-                'r.sqlite',
-              ),
-              driver: sqliteDriver(),
-              entities: [RuleRow],
-              synchronize: true,
-            },
-      ),
+      TypeOrmModule.forRoot(testDataSource(database, [RuleRow], schema)),
       UnitOfWorkModule.forRoot(),
       McpModule.forRoot(),
     ],

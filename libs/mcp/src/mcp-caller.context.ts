@@ -13,4 +13,9 @@ export interface McpCallerContext {
   readonly locale?: string;
   /** Per-call limit in milliseconds for this caller, instead of the `timeout` option. */
   readonly timeout?: number;
+  /**
+   * Aborted when the caller cancels the call (a 2026-07-28 HTTP client
+   * closing its response stream): the call is given up and rolled back.
+   */
+  readonly signal?: AbortSignal;
 }

@@ -17,7 +17,11 @@ import type {
   CallFailure,
   CallOutcome,
 } from './invocation/call/call-outcome.js';
-import { startCallTimeout } from './invocation/call/call-timeout.js';
+import {
+  type CallStop,
+  startCallTimeout,
+  watchCallCancel,
+} from './invocation/call/call-timeout.js';
 import {
   findInvocationDefaults,
   type InvocationDefaults,
@@ -122,17 +126,22 @@ export class OperationInvoker implements OnApplicationBootstrap {
     );
     const { timeout } = call;
     const running = this.run(operation, call, defaults.inputLimits);
-    const timer =
-      timeout === undefined
-        ? undefined
-        : startCallTimeout(timeout, call.abort, operationId);
+    const stops: CallStop[] = [];
+    if (timeout !== undefined) {
+      stops.push(startCallTimeout(timeout, call.abort, operationId));
+    }
+    if (options.signal) {
+      stops.push(watchCallCancel(options.signal, call.abort, operationId));
+    }
     let outcome: CallOutcome;
     try {
-      outcome = await (timer
-        ? Promise.race([running, timer.expired])
+      outcome = await (stops.length > 0
+        ? Promise.race([running, ...stops.map((stop) => stop.expired)])
         : running);
     } finally {
-      timer?.cancel();
+      for (const stop of stops) {
+        stop.cancel();
+      }
     }
     return outcome.ok
       ? outcome

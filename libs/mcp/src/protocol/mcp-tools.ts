@@ -72,6 +72,7 @@ export class McpTools {
       locale: caller.locale,
       input,
       timeout: caller.timeout,
+      signal: caller.signal,
       responseStream,
       reporter: mcpCallReporter(params, logLevel, responseStream),
     });

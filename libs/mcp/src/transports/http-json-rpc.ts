@@ -65,7 +65,7 @@ export class HttpJsonRpc {
     const stream = new HttpResponseStream(res, headers);
     const response = await this.dispatcher.serve(
       classified,
-      { headers },
+      { headers, signal: closeSignal(classified, res) },
       stream,
     );
     if (stream.finish(response)) {
@@ -161,6 +161,32 @@ function carrierRefusal(
     }
     throw error;
   }
+}
+
+/**
+ * For a 2026 `tools/call`: aborted when the client closes the POST's
+ * response before the answer went, which cancels the call (2026-07-28
+ * cancels by closing the stream; a 2025 client's disconnect is not a
+ * cancellation).
+ */
+function closeSignal(
+  classified: McpMessage,
+  res: ServerResponse,
+): AbortSignal | undefined {
+  if (
+    classified.era !== 'modern' ||
+    classified.kind !== 'request' ||
+    classified.method !== 'tools/call'
+  ) {
+    return undefined;
+  }
+  const closed = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) {
+      closed.abort();
+    }
+  });
+  return closed.signal;
 }
 
 /**

@@ -15,6 +15,7 @@ export const OPERATION_ERRORS = {
   BUSINESS_CONFLICT_001: '{detail}',
   BUSINESS_REJECTED_001: '{detail}',
   INTERNAL_TIMEOUT_001: 'The operation did not finish within {seconds} s.',
+  INTERNAL_CANCELLED_001: 'The call was cancelled.',
   INTERNAL_ERROR_001:
     'An unexpected error occurred (correlation id {correlationId}).',
 } as const;

@@ -99,6 +99,7 @@ const ZH_CN: LibraryCatalogue = {
     BUSINESS_CONFLICT_001: '{detail}',
     BUSINESS_REJECTED_001: '{detail}',
     INTERNAL_TIMEOUT_001: '操作未能在 {seconds} 秒内完成。',
+    INTERNAL_CANCELLED_001: '调用已取消。',
     INTERNAL_ERROR_001: '发生意外错误（关联 ID {correlationId}）。',
   },
   validation: {

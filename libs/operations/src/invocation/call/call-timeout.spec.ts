@@ -1,7 +1,7 @@
 import { formatFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
 import { CallAbort } from './call-abort.js';
-import { startCallTimeout } from './call-timeout.js';
+import { startCallTimeout, watchCallCancel } from './call-timeout.js';
 
 const MAX_DELAY = 2 ** 31 - 1;
 
@@ -92,6 +92,50 @@ describe('startCallTimeout', () => {
     expect(abort.signal.aborted).toBe(false);
     const settled = await Promise.race([
       timeout.expired.then(() => 'expired'),
+      Promise.resolve('pending'),
+    ]);
+    expect(settled).toBe('pending');
+  });
+});
+
+describe('watchCallCancel', () => {
+  it('aborts the call and answers INTERNAL_CANCELLED_001 when the carrier cancels', async () => {
+    const carrier = new AbortController();
+    const abort = new CallAbort();
+    const watch = watchCallCancel(carrier.signal, abort, 'a.b');
+    expect(abort.signal.aborted).toBe(false);
+
+    carrier.abort();
+
+    expect(abort.signal.aborted).toBe(true);
+    expect(text(await watch.expired)).toBe(
+      'INTERNAL_CANCELLED_001: The call was cancelled.',
+    );
+  });
+
+  it('gives up at once a call whose carrier signal is already aborted', async () => {
+    const abort = new CallAbort();
+    const watch = watchCallCancel(AbortSignal.abort(), abort, 'a.b');
+    expect(abort.signal.aborted).toBe(true);
+    expect(text(await watch.expired)).toMatch(/^INTERNAL_CANCELLED_001/);
+  });
+
+  it('neither aborts nor answers once the call has begun to commit, nor once it stopped watching', async () => {
+    const committing = new AbortController();
+    const abort = new CallAbort();
+    const watch = watchCallCancel(committing.signal, abort, 'a.b');
+    abort.beginCommit();
+    committing.abort();
+    expect(abort.signal.aborted).toBe(false);
+
+    const finished = new AbortController();
+    const other = new CallAbort();
+    watchCallCancel(finished.signal, other, 'a.b').cancel();
+    finished.abort();
+    expect(other.signal.aborted).toBe(false);
+
+    const settled = await Promise.race([
+      watch.expired.then(() => 'expired'),
       Promise.resolve('pending'),
     ]);
     expect(settled).toBe('pending');

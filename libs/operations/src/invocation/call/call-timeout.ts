@@ -4,15 +4,15 @@ import type { CallFailure } from './call-outcome.js';
 // The longest delay `setTimeout` waits at once; a longer one fires at once.
 const MAX_DELAY = 2 ** 31 - 1;
 
-/** The timeout of one call, running. */
-export interface CallTimeout {
+/** What gives one call up (its timeout, its caller's cancellation), running. */
+export interface CallStop {
   /**
    * Aborts the call's signal and settles with `INTERNAL_TIMEOUT_001` once
    * the time is up; never when the call has begun to commit by then (its
    * answer is what the commit did).
    */
   readonly expired: Promise<CallFailure>;
-  /** Stops the timer for good: call it as soon as the call has finished. */
+  /** Stops watching for good: call it as soon as the call has finished. */
   cancel(): void;
 }
 
@@ -21,7 +21,7 @@ export function startCallTimeout(
   ms: number,
   abort: { abort(reason: unknown): boolean },
   operationId: string,
-): CallTimeout {
+): CallStop {
   let timer: NodeJS.Timeout | undefined;
   let cancelled = false;
   const expired = new Promise<CallFailure>((resolve) => {
@@ -56,5 +56,37 @@ export function startCallTimeout(
       cancelled = true;
       clearTimeout(timer);
     },
+  };
+}
+
+/**
+ * Gives the call up when the carrier's `signal` aborts (its caller
+ * cancelled it): aborts the call's signal and settles with
+ * `INTERNAL_CANCELLED_001`; never once the call has begun to commit.
+ */
+export function watchCallCancel(
+  signal: AbortSignal,
+  abort: { abort(reason: unknown): boolean },
+  operationId: string,
+): CallStop {
+  let onAbort = () => undefined as void;
+  const expired = new Promise<CallFailure>((resolve) => {
+    onAbort = () => {
+      if (abort.abort(new Error(`Operation ${operationId} was cancelled.`))) {
+        resolve({
+          ok: false,
+          failure: operationFailure('INTERNAL_CANCELLED_001', {}),
+        });
+      }
+    };
+  });
+  if (signal.aborted) {
+    onAbort();
+  } else {
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    expired,
+    cancel: () => signal.removeEventListener('abort', onAbort),
   };
 }

@@ -42,6 +42,13 @@ export interface InvocationOptions {
    * Default: none (progress is dropped, log messages go to the app's logger).
    */
   readonly reporter?: CallReporter;
+  /**
+   * Aborted when the caller cancels the call (a carrier's cancellation
+   * message, a closed stream): the call is given up as at its deadline
+   * (its signal aborted, its unit of work rolled back) and answered
+   * `INTERNAL_CANCELLED_001`, unless its commit has begun.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**

@@ -1,0 +1,195 @@
+import { Injectable, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { McpModule } from '@nestops/mcp';
+import { type InvocationContext, Operation } from '@nestops/operations';
+import { UnitOfWorkModule } from '@nestops/typeorm';
+import { IsInt, Max, Min } from 'class-validator';
+import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { testDataSource } from './support/test-data-source';
+import { DATABASES, skipUnlessEnabled } from './support/databases';
+import { callTool, resultJson } from './support/mcp-http';
+import { dropSchema, newSchema } from './support/pg-schema';
+import { startApp, type RunningApp, useApp } from './support/start-app';
+
+@Entity('imported_rows')
+class ImportedRow {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'integer' })
+  position: number;
+}
+
+class ImportDto {
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  count: number;
+}
+
+/** Writes `count` rows in one transaction, one every 20 ms, honouring its signal between rows. */
+@Injectable()
+class ImportOperations {
+  /** When the last import's signal aborted (ms since the epoch). */
+  abortedAt?: number;
+  /** How many rows the last import has written so far. */
+  written = 0;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  @Operation({ id: 'rows.import', description: 'Imports rows slowly.' })
+  async import(
+    input: ImportDto,
+    context: InvocationContext,
+  ): Promise<{ created: number }> {
+    this.abortedAt = undefined;
+    this.written = 0;
+    context.signal.addEventListener('abort', () => {
+      this.abortedAt = Date.now();
+    });
+    for (let position = 1; position <= input.count; position += 1) {
+      context.signal.throwIfAborted();
+      await this.txHost.tx.getRepository(ImportedRow).save({ position });
+      this.written = position;
+      context.reportProgress(position, input.count);
+      await new Promise((settle) => setTimeout(settle, 20));
+    }
+    return { created: input.count };
+  }
+}
+
+interface ImportApp extends RunningApp {
+  readonly dataSource: DataSource;
+  readonly operations: ImportOperations;
+}
+
+async function startImportApp(
+  database: 'sqlite' | 'postgres',
+): Promise<ImportApp> {
+  const url = process.env.DATABASE_URL as string;
+  const schema = database === 'postgres' ? await newSchema(url) : undefined;
+  @Module({
+    imports: [
+      TypeOrmModule.forRoot(testDataSource(database, [ImportedRow], schema)),
+      UnitOfWorkModule.forRoot(),
+      McpModule.forRoot({ serverName: 'imports' }),
+    ],
+    providers: [ImportOperations],
+  })
+  class ImportModule {}
+  const running = await startApp(ImportModule, { logger: ['error'] });
+  return {
+    ...running,
+    dataSource: running.app.get(DataSource),
+    operations: running.app.get(ImportOperations),
+    close: async () => {
+      await running.close();
+      if (schema) {
+        await dropSchema(url, schema);
+      }
+    },
+  };
+}
+
+const MODERN = '2026-07-28';
+
+/** A 2026 `rows.import` POST that asks for progress, read as a stream. */
+function importPost(baseUrl: string, count: number, signal: AbortSignal) {
+  return fetch(new URL('/mcp', baseUrl), {
+    method: 'POST',
+    signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'rows_import',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'rows_import',
+        arguments: { count },
+        _meta: {
+          progressToken: 'import-1',
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+}
+
+describe.each(DATABASES)('cancelling a call ($name)', (db) => {
+  if (!skipUnlessEnabled(db)) {
+    return;
+  }
+
+  const running = useApp(() => startImportApp(db.database));
+
+  it('a 2026 client closing its response stream aborts the handler and rolls the import back', async () => {
+    const { baseUrl, operations, dataSource } = running();
+    const client = new AbortController();
+    const response = await importPost(baseUrl, 200, client.signal);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+
+    // The first progress event: rows are being written.
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain(
+      '"method":"notifications/progress"',
+    );
+    const closedAt = Date.now();
+    client.abort();
+    await reader.cancel().catch(() => undefined);
+
+    await vi.waitFor(() => expect(operations.abortedAt).toBeDefined());
+    expect(operations.abortedAt! - closedAt).toBeLessThan(100);
+    await vi.waitFor(async () =>
+      expect(await dataSource.getRepository(ImportedRow).count()).toBe(0),
+    );
+
+    // The server goes on serving.
+    expect(
+      resultJson(await callTool(baseUrl, 'rows_import', { count: 2 })),
+    ).toEqual({ created: 2 });
+    expect(await dataSource.getRepository(ImportedRow).count()).toBe(2);
+    await dataSource.getRepository(ImportedRow).clear();
+  });
+
+  it('a 2025 client closing its connection does not cancel the call (2025 cancels with notifications/cancelled)', async () => {
+    const { baseUrl, operations, dataSource } = running();
+    operations.written = 0;
+    const client = new AbortController();
+    const reply = fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      signal: client.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'rows_import', arguments: { count: 5 } },
+      }),
+    });
+    await vi.waitFor(() => expect(operations.written).toBeGreaterThan(1));
+    client.abort();
+    await reply.catch(() => undefined);
+
+    await vi.waitFor(async () =>
+      expect(await dataSource.getRepository(ImportedRow).count()).toBe(5),
+    );
+    expect(operations.abortedAt).toBeUndefined();
+    await dataSource.getRepository(ImportedRow).clear();
+  });
+});
