@@ -99,3 +99,19 @@ function eraOf(meta: unknown, carrierVersion: string | undefined) {
     ? 'modern'
     : 'legacy';
 }
+
+/**
+ * The id of the request a `notifications/cancelled` message names
+ * (`params.requestId`); undefined for any other message.
+ */
+export function cancelledRequestId(message: unknown): JsonRpcId | undefined {
+  if (!isRecord(message) || message.method !== 'notifications/cancelled') {
+    return undefined;
+  }
+  const requestId = isRecord(message.params)
+    ? message.params.requestId
+    : undefined;
+  return typeof requestId === 'string' || typeof requestId === 'number'
+    ? requestId
+    : undefined;
+}

@@ -1,12 +1,18 @@
 import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { type InvocationContext, Operation } from '@nestops/operations';
-import { IsString } from 'class-validator';
+import { IsInt, IsOptional, IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
 import { McpDispatcher } from '../mcp.dispatcher.js';
 import { McpModule } from '../mcp.module.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { McpStdioSession } from './mcp-stdio.session.js';
+
+class WatchDto {
+  @IsOptional()
+  @IsInt()
+  steps?: number;
+}
 
 class SayDto {
   @IsString()
@@ -39,6 +45,27 @@ class SessionOperations {
   }
 
   lateOpen?: boolean;
+
+  /** When the last `job.watch` call's signal aborted. */
+  watchAborted?: number;
+
+  /** Reports progress every 5 ms until its signal aborts or `steps` are done. */
+  @Operation({ id: 'job.watch', readOnly: true })
+  async watch(
+    input: WatchDto,
+    context: InvocationContext,
+  ): Promise<{ steps: number }> {
+    const steps = input.steps ?? 1000;
+    context.signal.addEventListener('abort', () => {
+      this.watchAborted = Date.now();
+    });
+    for (let step = 1; step <= steps; step += 1) {
+      context.signal.throwIfAborted();
+      context.reportProgress(step, steps);
+      await new Promise((settle) => setTimeout(settle, 5));
+    }
+    return { steps };
+  }
 
   @Operation({ id: 'gate.hold', readOnly: true })
   async hold(): Promise<{ held: true }> {
@@ -328,5 +355,83 @@ describe('McpStdioSession', () => {
       held: true,
     });
     await session.close();
+  });
+
+  describe('progress and cancellation', () => {
+    const watchLine = (id: number, token: string, steps?: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'job_watch',
+          arguments: steps === undefined ? {} : { steps },
+          _meta: { progressToken: token },
+        },
+      });
+    type Line = {
+      id?: number;
+      method?: string;
+      params?: { progressToken?: string; progress?: number };
+    };
+
+    it('gives two calls under way only their own progress, each tagged with its token', async () => {
+      const session = new Harness(moduleRef, 10_000);
+      session.input.write(
+        `${watchLine(1, 'one', 4)}\n${watchLine(2, 'two', 6)}\n`,
+      );
+      await session.close();
+
+      const lines = session.lines.map((line) => JSON.parse(line) as Line);
+      const progressOf = (token: string) =>
+        lines
+          .filter((line) => line.params?.progressToken === token)
+          .map((line) => line.params?.progress);
+      expect(progressOf('one')).toEqual([1, 2, 3, 4]);
+      expect(progressOf('two')).toEqual([1, 2, 3, 4, 5, 6]);
+      // Each call's progress comes before its own answer.
+      for (const [id, token] of [
+        [1, 'one'],
+        [2, 'two'],
+      ] as const) {
+        const answerAt = lines.findIndex((line) => line.id === id);
+        const lastProgress = lines.findLastIndex(
+          (line) => line.params?.progressToken === token,
+        );
+        expect(lastProgress).toBeLessThan(answerAt);
+      }
+    });
+
+    it('aborts a call that notifications/cancelled names, and answers it no more; ignores one naming no call', async () => {
+      const session = new Harness(moduleRef, 10_000);
+      const ops = moduleRef.get(SessionOperations);
+      ops.watchAborted = undefined;
+      session.input.write(`${watchLine(7, 'seven')}\n`);
+      await vi.waitFor(() =>
+        expect(session.lines.some((line) => line.includes('"seven"'))).toBe(
+          true,
+        ),
+      );
+      const cancelledAt = Date.now();
+      session.input.write(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'user' } })}\n`,
+      );
+      session.input.write(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } })}\n`,
+      );
+      await vi.waitFor(() => expect(ops.watchAborted).toBeDefined());
+      expect(ops.watchAborted! - cancelledAt).toBeLessThan(100);
+
+      // The session goes on serving.
+      session.input.write(`${sayLine(8, 'after')}\n`);
+      expect((await session.answer(8)).result?.structuredContent).toEqual({
+        text: 'after',
+      });
+      const linesAtCancel = session.lines.length;
+      await session.close();
+      const lines = session.lines.map((line) => JSON.parse(line) as Line);
+      expect(lines.some((line) => line.id === 7)).toBe(false);
+      expect(session.lines.length).toBe(linesAtCancel);
+    });
   });
 });

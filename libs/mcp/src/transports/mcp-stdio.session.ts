@@ -5,7 +5,11 @@ import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import type { McpDispatcher } from '../mcp.dispatcher.js';
 import { answerText } from '../protocol/answer.writer.js';
-import { classifyMessage } from '../protocol/mcp-message.js';
+import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
+import {
+  cancelledRequestId,
+  classifyMessage,
+} from '../protocol/mcp-message.js';
 
 /** How a stdio session reads, writes and calls. */
 export interface McpStdioSessionOptions {
@@ -44,11 +48,16 @@ export function asciiJson(text: string): string {
  * session takes no further line (not even one already read) and stops
  * reading, until one finishes. A call may send messages ahead of its answer
  * (its response stream): each is a line of its own, written as it is sent,
- * until the answer's line. `run()` resolves once the input has ended and
- * every call under way has been answered.
+ * until the answer's line. A `notifications/cancelled` naming a
+ * `tools/call` under way aborts that call's signal (its unit of work rolls
+ * back unless its commit has begun) and its answer is not written; one
+ * naming no call under way is ignored. `run()` resolves once the input has
+ * ended and every call under way has been answered.
  */
 export class McpStdioSession {
   private readonly inFlight = new Set<Promise<void>>();
+  /** The `tools/call` requests under way, by id: what a cancellation aborts. */
+  private readonly cancels = new Map<JsonRpcId, AbortController>();
   private readonly maxInFlight: number;
   private readonly decoder = new StringDecoder('utf8');
   /** Decoded text, taken line by line up to `at`. */
@@ -157,16 +166,40 @@ export class McpStdioSession {
   }
 
   private async answer(message: unknown): Promise<void> {
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) {
+      this.cancels.get(cancelled)?.abort();
+    }
     // No headers on stdio: a message's era is decided by its body alone.
-    const stream = new LineStream((line) => this.write(line));
-    const response = await this.dispatcher.serve(
-      classifyMessage(message),
-      this.options.caller,
-      stream,
-    );
-    stream.open = false;
-    if (response !== undefined) {
-      this.write(response);
+    const classified = classifyMessage(message);
+    const id =
+      classified.kind === 'request' &&
+      classified.method === 'tools/call' &&
+      !this.cancels.has(classified.id)
+        ? classified.id
+        : undefined;
+    const cancel = id === undefined ? undefined : new AbortController();
+    if (cancel) {
+      this.cancels.set(id as JsonRpcId, cancel);
+    }
+    const stream = new LineStream((line) => this.write(line), cancel?.signal);
+    try {
+      const response = await this.dispatcher.serve(
+        classified,
+        cancel
+          ? { ...this.options.caller, signal: cancel.signal }
+          : this.options.caller,
+        stream,
+      );
+      stream.open = false;
+      // A cancelled request is not answered.
+      if (response !== undefined && !cancel?.signal.aborted) {
+        this.write(response);
+      }
+    } finally {
+      if (cancel) {
+        this.cancels.delete(id as JsonRpcId);
+      }
     }
   }
 
@@ -189,11 +222,22 @@ export class McpStdioSession {
   }
 }
 
-/** A call's response stream on stdio: its lines, until its answer. */
+/** A call's response stream on stdio: its lines, until its answer or its cancellation. */
 class LineStream implements ResponseStream {
-  open = true;
+  private answered = false;
 
-  constructor(private readonly writeLine: (message: object) => void) {}
+  constructor(
+    private readonly writeLine: (message: object) => void,
+    private readonly cancelled?: AbortSignal,
+  ) {}
+
+  get open(): boolean {
+    return !this.answered && !this.cancelled?.aborted;
+  }
+
+  set open(open: boolean) {
+    this.answered = !open;
+  }
 
   send(message: Readonly<Record<string, unknown>>): void {
     if (this.open) {
