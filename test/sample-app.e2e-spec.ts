@@ -20,6 +20,7 @@ const BOB = 'dev-bob-key';
 const ALICE = 'dev-alice-key';
 const TOOL_NAMES = [
   'orders_create',
+  'orders_import',
   'orders_list',
   'orders_get',
   'orders_delete',
@@ -43,7 +44,7 @@ interface Order {
   readonly createdAt: string;
 }
 
-// The annotations of each kind of tool: read-only (get, list, readOnly: true), create, delete.
+// The annotations of each kind of tool: read-only (get, list, readOnly: true), create, import, delete.
 const READ_ONLY = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -56,6 +57,12 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
   orders_create: {
     readOnlyHint: false,
     destructiveHint: false,
+    idempotentHint: false,
+  },
+  // A verb other than create, update or delete: destructive, as MCP assumes.
+  orders_import: {
+    readOnlyHint: false,
+    destructiveHint: true,
     idempotentHint: false,
   },
   orders_delete: {
@@ -279,6 +286,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     // In this order: orders_delete removes the order the others read.
     const calls: Record<string, Record<string, unknown>> = {
       orders_create: { name: 'another', amount: 1 },
+      orders_import: { orders: [{ name: 'imported', amount: 3 }] },
       orders_list: {},
       orders_get: { id: order.id },
       orders_search: { nameContains: 'every' },
@@ -307,7 +315,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       });
     });
 
-    it('lists exactly the five order tools with the annotations and DTO schemas', async () => {
+    it('lists exactly the six order tools with the annotations and DTO schemas', async () => {
       const mcp = await clients.v1({ apiKey: ALICE });
       const listed = await mcp.listTools();
       expect(listed.nextCursor).toBeUndefined();
@@ -510,6 +518,79 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       const gone = await callTool(alice, 'orders_get', { id: order.id });
       expect(gone.isError).toBe(true);
       expect(gone.text).toMatch(/^BUSINESS_NOTFOUND_001: /);
+      expect(await listOrders(alice)).toEqual([]);
+    });
+  });
+
+  describe('orders_import', () => {
+    it('creates every order for alice in one call, reporting progress every 10 orders to a client that asks', async () => {
+      const alice = await client({ apiKey: ALICE, tenant: 'acme' });
+      const orders = Array.from({ length: 25 }, (_, index) => ({
+        name: `imported ${index + 1}`,
+        amount: index + 1,
+      }));
+      const progress: Array<{ progress: number; total?: number }> = [];
+      const result = await alice.callTool(
+        { name: 'orders_import', arguments: { orders } },
+        undefined,
+        {
+          onprogress: ({ progress: value, total }) =>
+            progress.push({ progress: value, total }),
+        },
+      );
+      expect(progress).toEqual([
+        { progress: 10, total: 25 },
+        { progress: 20, total: 25 },
+        { progress: 25, total: 25 },
+      ]);
+      const imported = result.structuredContent as {
+        created: number;
+        ids: number[];
+      };
+      expect(imported.created).toBe(25);
+      const listed = await listOrders(alice);
+      expect(listed.map((order) => order.id)).toEqual(imported.ids);
+      expect(listed.map((order) => order.name)).toEqual(
+        orders.map((order) => order.name),
+      );
+    });
+
+    it('creates none when one order is invalid, and none for bob', async () => {
+      const alice = await client({ apiKey: ALICE, tenant: 'acme' });
+      const invalid = await callTool(alice, 'orders_import', {
+        orders: [
+          { name: 'fine', amount: 1 },
+          { name: 'bad', amount: 0 },
+        ],
+      });
+      expect(invalid.isError).toBe(true);
+      expect(invalid.text).toMatch(/^VALIDATION_INVALID_001: /);
+      expect(invalid.text).toContain('orders.1.amount');
+
+      const bob = await client({ apiKey: BOB, tenant: 'acme' });
+      expect(
+        (
+          await callTool(bob, 'orders_import', {
+            orders: [{ name: 'x', amount: 1 }],
+          })
+        ).text,
+      ).toBe("SECURITY_DENIED_004: Permission 'orders.write' is missing.");
+      expect(await listOrders(alice)).toEqual([]);
+    });
+
+    it('refuses an empty import and one of more than 1,000 orders', async () => {
+      const alice = await client({ apiKey: ALICE, tenant: 'acme' });
+      for (const count of [0, 1001]) {
+        const outcome = await callTool(alice, 'orders_import', {
+          orders: Array.from({ length: count }, () => ({
+            name: 'x',
+            amount: 1,
+          })),
+        });
+        expect(outcome.text, String(count)).toMatch(
+          /^VALIDATION_INVALID_001: .*orders/,
+        );
+      }
       expect(await listOrders(alice)).toEqual([]);
     });
   });
