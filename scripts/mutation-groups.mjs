@@ -59,6 +59,7 @@ export const MUTATION_GROUPS = {
     mutate: [
       'libs/typeorm/src/transaction.interceptor.ts',
       'libs/typeorm/src/call-queue.ts',
+      'libs/typeorm/src/call-scoped.adapter.ts',
     ],
     tests: [
       'libs/typeorm/src/**/*.spec.ts',

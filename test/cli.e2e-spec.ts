@@ -508,6 +508,7 @@ describe('operations and invoke', () => {
       'orders.create',
       'orders.delete',
       'orders.get',
+      'orders.import',
       'orders.list',
       'orders.search',
     ]);
