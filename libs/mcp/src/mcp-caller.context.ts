@@ -1,3 +1,5 @@
+import type { CancelSignal } from '@nestops/operations';
+
 /**
  * What a transport knows about the caller of one message.
  *
@@ -17,5 +19,5 @@ export interface McpCallerContext {
    * Aborted when the caller cancels the call (a 2026-07-28 HTTP client
    * closing its response stream): the call is given up and rolled back.
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: CancelSignal;
 }

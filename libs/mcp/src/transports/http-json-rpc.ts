@@ -23,6 +23,7 @@ import { answerParts, answerText } from '../protocol/answer.writer.js';
 import { classifyMessage, type McpMessage } from '../protocol/mcp-message.js';
 import type { ProtocolEra } from '../protocol/protocol-era.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
+import { CarrierCancel } from './carrier-cancel.js';
 import { HttpResponseStream } from './http-response-stream.js';
 import {
   checkRequestHeaders,
@@ -172,7 +173,7 @@ function carrierRefusal(
 function closeSignal(
   classified: McpMessage,
   res: ServerResponse,
-): AbortSignal | undefined {
+): CarrierCancel | undefined {
   if (
     classified.era !== 'modern' ||
     classified.kind !== 'request' ||
@@ -180,13 +181,13 @@ function closeSignal(
   ) {
     return undefined;
   }
-  const closed = new AbortController();
+  const closed = new CarrierCancel();
   res.once('close', () => {
     if (!res.writableFinished) {
-      closed.abort();
+      closed.cancel();
     }
   });
-  return closed.signal;
+  return closed;
 }
 
 /**

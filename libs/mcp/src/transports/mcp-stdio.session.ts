@@ -5,6 +5,7 @@ import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import type { McpDispatcher } from '../mcp.dispatcher.js';
 import { answerText } from '../protocol/answer.writer.js';
+import { CarrierCancel } from './carrier-cancel.js';
 import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
 import {
   cancelledRequestId,
@@ -57,7 +58,7 @@ export function asciiJson(text: string): string {
 export class McpStdioSession {
   private readonly inFlight = new Set<Promise<void>>();
   /** The `tools/call` requests under way, by id: what a cancellation aborts. */
-  private readonly cancels = new Map<JsonRpcId, AbortController>();
+  private readonly cancels = new Map<JsonRpcId, CarrierCancel>();
   private readonly maxInFlight: number;
   private readonly decoder = new StringDecoder('utf8');
   /** Decoded text, taken line by line up to `at`. */
@@ -168,7 +169,7 @@ export class McpStdioSession {
   private async answer(message: unknown): Promise<void> {
     const cancelled = cancelledRequestId(message);
     if (cancelled !== undefined) {
-      this.cancels.get(cancelled)?.abort();
+      this.cancels.get(cancelled)?.cancel();
     }
     // No headers on stdio: a message's era is decided by its body alone.
     const classified = classifyMessage(message);
@@ -178,22 +179,22 @@ export class McpStdioSession {
       !this.cancels.has(classified.id)
         ? classified.id
         : undefined;
-    const cancel = id === undefined ? undefined : new AbortController();
+    const cancel = id === undefined ? undefined : new CarrierCancel();
     if (cancel) {
       this.cancels.set(id as JsonRpcId, cancel);
     }
-    const stream = new LineStream((line) => this.write(line), cancel?.signal);
+    const stream = new LineStream((line) => this.write(line), cancel);
     try {
       const response = await this.dispatcher.serve(
         classified,
         cancel
-          ? { ...this.options.caller, signal: cancel.signal }
+          ? { ...this.options.caller, signal: cancel }
           : this.options.caller,
         stream,
       );
       stream.open = false;
       // A cancelled request is not answered.
-      if (response !== undefined && !cancel?.signal.aborted) {
+      if (response !== undefined && !cancel?.aborted) {
         this.write(response);
       }
     } finally {
@@ -228,7 +229,7 @@ class LineStream implements ResponseStream {
 
   constructor(
     private readonly writeLine: (message: object) => void,
-    private readonly cancelled?: AbortSignal,
+    private readonly cancelled?: CarrierCancel,
   ) {}
 
   get open(): boolean {

@@ -1,5 +1,6 @@
 import { operationFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
+import type { CancelSignal } from './invocation-options.interface.js';
 
 // The longest delay `setTimeout` waits at once; a longer one fires at once.
 const MAX_DELAY = 2 ** 31 - 1;
@@ -65,7 +66,7 @@ export function startCallTimeout(
  * `INTERNAL_CANCELLED_001`; never once the call has begun to commit.
  */
 export function watchCallCancel(
-  signal: AbortSignal,
+  signal: CancelSignal,
   abort: { abort(reason: unknown): boolean },
   operationId: string,
 ): CallStop {
@@ -83,7 +84,7 @@ export function watchCallCancel(
   if (signal.aborted) {
     onAbort();
   } else {
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort);
   }
   return {
     expired,

@@ -4,6 +4,23 @@ import type { CallReporter } from '../context/call-reporter.js';
 import type { ResponseStream } from '../context/response-stream.js';
 
 /**
+ * What tells a call that its caller cancelled it: an `AbortSignal`, or any
+ * object with its `aborted`, `addEventListener('abort')` and
+ * `removeEventListener('abort')` (a carrier's own, cheaper than an
+ * `AbortController` per call).
+ *
+ * @publicApi
+ */
+export interface CancelSignal {
+  /** Whether the caller has cancelled the call. */
+  readonly aborted: boolean;
+  /** Has `listener` called when the caller cancels. */
+  addEventListener(type: 'abort', listener: () => void): void;
+  /** Stops calling `listener`. */
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
  * How a carrier asks for one call of an operation. Everything else a call
  * needs (the deadline where the carrier sets none, the input limits) comes
  * from the app's `InvocationDefaults`, the same for every carrier.
@@ -48,7 +65,7 @@ export interface InvocationOptions {
    * (its signal aborted, its unit of work rolled back) and answered
    * `INTERNAL_CANCELLED_001`, unless its commit has begun.
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: CancelSignal;
 }
 
 /**
