@@ -13,10 +13,15 @@ export const OPERATION_ERRORS = {
   SECURITY_DENIED_005: "Tenant '{tenant}' is not one of the caller's tenants.",
   BUSINESS_NOTFOUND_001: '{detail}',
   BUSINESS_CONFLICT_001: '{detail}',
+  SECURITY_THROTTLED_001: 'Too many calls; retry in {retryAfter} s.',
   BUSINESS_REJECTED_001: '{detail}',
   INTERNAL_TIMEOUT_001: 'The operation did not finish within {seconds} s.',
   INTERNAL_ERROR_001:
     'An unexpected error occurred (correlation id {correlationId}).',
+  INTERNAL_ERROR_002: '{detail}',
+  INTERNAL_UNAVAILABLE_001: 'The service is unavailable; retry later.',
+  INTERNAL_CONTRACT_001:
+    'An interceptor of the app changed the result of {operation} so that it no longer matches its output contract (correlation id {correlationId}). To leave tool calls alone, begin its intercept() with: if (isOperationCall(context)) return next.handle();',
 } as const;
 
 /**
@@ -26,3 +31,13 @@ export const OPERATION_ERRORS = {
  * @publicApi
  */
 export type OperationErrorCode = keyof typeof OPERATION_ERRORS;
+
+/**
+ * The code of a failure: one of the catalogue, or the application's own of
+ * the same form `<AREA>_<KIND>_<NNN>` (as an exception filter's answer or an
+ * `HttpException`'s body may name one in its `code`).
+ *
+ * @publicApi
+ */
+export type OperationFailureCode =
+  OperationErrorCode | `${Uppercase<string>}_${Uppercase<string>}_${number}`;
