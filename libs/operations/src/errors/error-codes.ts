@@ -11,9 +11,9 @@ export const OPERATION_ERRORS = {
   SECURITY_DENIED_003: 'Authentication is required.',
   SECURITY_DENIED_004: "Permission '{permission}' is missing.",
   SECURITY_DENIED_005: "Tenant '{tenant}' is not one of the caller's tenants.",
+  SECURITY_THROTTLED_001: 'Too many calls; retry in {retryAfter} s.',
   BUSINESS_NOTFOUND_001: '{detail}',
   BUSINESS_CONFLICT_001: '{detail}',
-  SECURITY_THROTTLED_001: 'Too many calls; retry in {retryAfter} s.',
   BUSINESS_REJECTED_001: '{detail}',
   INTERNAL_TIMEOUT_001: 'The operation did not finish within {seconds} s.',
   INTERNAL_ERROR_001:
