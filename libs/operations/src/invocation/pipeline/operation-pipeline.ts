@@ -98,7 +98,9 @@ export interface PipelineServices {
  * method's metadata with the authorization guard appended, so the user's
  * classes and methods are never written to. It runs the app's pipes and the
  * operation's validation on the input (typed as the declared DTO, whatever
- * the parameter's type), then the method with `(input, context)`.
+ * the parameter's type), then the method with `(input, context)`, the
+ * parameters of the app's own parameter decorators filled as on a route.
+ * The app's exception filters, where any apply, run around it all.
  */
 export class OperationPipeline {
   private readonly callback: (...args: unknown[]) => Promise<unknown>;
@@ -235,7 +237,9 @@ export class OperationPipeline {
       : undefined;
     const run: OperationHandler = (request, response) => {
       (request as PipedRequest)[PIPES] = callPipes;
-      (request as PipedRequest)[PARAMS] = params;
+      if (params) {
+        (request as PipedRequest)[PARAMS] = params;
+      }
       return target(request, response) as Promise<unknown>;
     };
     return filters
@@ -286,6 +290,10 @@ export class OperationPipeline {
   private createCallback(): (...args: unknown[]) => Promise<unknown> {
     const { methodName, decorated } = this.host;
     const { pipes } = this.services;
+    // What the method returned, kept where an output contract could break.
+    const returned = this.definition.outputSchema
+      ? markReturned
+      : (_request: object, value: unknown) => value;
     const pipeInput = (body: unknown, app: PipeTransform[]) =>
       this.pipeInput(body, app);
     const callback = async function (
@@ -301,7 +309,7 @@ export class OperationPipeline {
       const method = this[methodName] as (...params: unknown[]) => unknown;
       const params = request[PARAMS];
       if (!params) {
-        return markReturned(request, await method.call(this, value, context));
+        return returned(request, await method.call(this, value, context));
       }
       // The decorated parameters' values, from the call's execution context.
       const values = await params(request, args[1] as OperationResponse);
@@ -309,7 +317,7 @@ export class OperationPipeline {
       if (!decorated.includes(1)) {
         values[1] = context;
       }
-      return markReturned(request, await method.apply(this, values));
+      return returned(request, await method.apply(this, values));
     };
     withMetadataOf(this.method(), callback);
     const guards = guardsMetadataKey();
