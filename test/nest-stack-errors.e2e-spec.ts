@@ -3,10 +3,13 @@ import { OperationTestClient } from '@nestops/operations/testing';
 import {
   AccountsService,
   AuditFilter,
+  AllExceptionsFilter,
   BankAppModule,
+  LedgerAppModule,
   NotesAppModule,
   RateCardFilter,
   ThrottledAppModule,
+  VaultAppModule,
 } from './fixtures/nest-stack-fixtures';
 import { CapturingLogger } from './fixtures/pipeline-fixtures';
 import { callTool, errorText, resultJson } from './support/mcp-http';
@@ -120,6 +123,59 @@ describe('exception filters on tool calls', () => {
       },
     });
     expect(bank().app.get(AccountsService)).toBeDefined();
+  });
+});
+
+describe('@UseFilters on the class and the method, no global filter', () => {
+  const vault = useApp(() => startApp(VaultAppModule));
+
+  it('both run', async () => {
+    expect(errorText(await callTool(vault().baseUrl, 'vaults_freeze'))).toBe(
+      'ACCOUNTS_FROZEN_001: Account 7 is frozen.',
+    );
+    expect(errorText(await callTool(vault().baseUrl, 'vaults_lock'))).toBe(
+      'BUSINESS_REJECTED_001: Account 7 is locked until noon.',
+    );
+  });
+});
+
+describe("a catch-all APP_FILTER extending BaseExceptionFilter (Nest's docs)", () => {
+  const logger = new CapturingLogger();
+  const ledger = useApp(() => startApp(LedgerAppModule, { logger }));
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    callTool(ledger().baseUrl, name, args);
+
+  it("Nest's default text of what it answers keeps the library's text", async () => {
+    AllExceptionsFilter.seen.length = 0;
+
+    expect(errorText(await call('ledger_audit'))).toBe(
+      'SECURITY_DENIED_003: Authentication is required.',
+    );
+    expect(AllExceptionsFilter.seen).toHaveLength(1);
+  });
+
+  it("an HttpException's own message reaches the agent through it", async () => {
+    expect(errorText(await call('ledger_sync'))).toBe(
+      'INTERNAL_UNAVAILABLE_001: Bank is down, retry in 30 s',
+    );
+  });
+
+  it("its 500 'Internal server error' for an unknown error is INTERNAL_ERROR_001, logged", async () => {
+    logger.errors.length = 0;
+    const text = errorText(await call('ledger_crash'));
+
+    expect(text).toMatch(/^INTERNAL_ERROR_001: An unexpected error occurred/);
+    expect(text).not.toContain('ledger row');
+    expect(logger.errors.join('\n')).toContain('ledger row 7 is corrupt');
+  });
+
+  it("the library's failures never reach it: an invalid input names its field", async () => {
+    AllExceptionsFilter.seen.length = 0;
+
+    expect(errorText(await call('ledger_post', { amount: 0 }))).toBe(
+      'VALIDATION_INVALID_001: Invalid input: amount must not be less than 1',
+    );
+    expect(AllExceptionsFilter.seen).toEqual([]);
   });
 });
 
