@@ -8,6 +8,7 @@ import {
   LedgerAppModule,
   NotesAppModule,
   RateCardFilter,
+  ScopedBankAppModule,
   ThrottledAppModule,
   VaultAppModule,
 } from './fixtures/nest-stack-fixtures';
@@ -123,6 +124,21 @@ describe('exception filters on tool calls', () => {
       },
     });
     expect(bank().app.get(AccountsService)).toBeDefined();
+  });
+});
+
+describe('request-scoped operations and a request-scoped APP_FILTER', () => {
+  const scoped = useApp(() => startApp(ScopedBankAppModule));
+
+  it('the filter runs per call, and the class filter too', async () => {
+    expect(
+      errorText(
+        await callTool(scoped().baseUrl, 'accounts_withdraw', { amount: 10 }),
+      ),
+    ).toBe('VALIDATION_INVALID_001: Invalid input: Balance 4 is too low.');
+    expect(errorText(await callTool(scoped().baseUrl, 'accounts_freeze'))).toBe(
+      'ACCOUNTS_FROZEN_001: Account 7 is frozen.',
+    );
   });
 });
 

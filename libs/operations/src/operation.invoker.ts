@@ -28,7 +28,7 @@ import type { Carrier } from './interfaces/operation-options.interface.js';
 import { OperationResponse } from './invocation/pipeline/operation-response.js';
 import {
   ReshapedResultError,
-  serializeCallResult,
+  serializeOrTellReshaped,
 } from './invocation/output/reshaped-result.js';
 import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
@@ -168,7 +168,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
       );
       const handler = await operation.pipeline.handlerFor(request);
       const value = await handler(request, response);
-      const { value: sent, json } = serializeCallResult(
+      const { value: sent, json } = serializeOrTellReshaped(
         call.serializer,
         value,
         request,

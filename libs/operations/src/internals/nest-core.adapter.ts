@@ -222,14 +222,17 @@ interface ExceptionsHandlerLike {
   invokeCustomFilters(exception: unknown, host: ArgumentsHost): unknown;
 }
 
+/** How Nest's context creators build the enhancers of one handler. */
+type HandlerEnhancers<T> = (
+  instance: object,
+  callback: (...args: unknown[]) => unknown,
+  moduleKey: string,
+  contextId?: ContextId,
+  inquirerId?: string,
+) => T;
+
 interface FiltersContextLike {
-  create(
-    instance: object,
-    callback: (...args: unknown[]) => unknown,
-    moduleKey: string,
-    contextId?: ContextId,
-    inquirerId?: string,
-  ): ExceptionsHandlerLike;
+  create: HandlerEnhancers<ExceptionsHandlerLike>;
 }
 
 export function exceptionFiltersOf(
@@ -278,13 +281,7 @@ interface InjectorLike {
 /** Nest's pipe machinery, as `ExternalContextCreator` uses it. */
 export interface NestPipes {
   /** The global, class and method pipes of a handler. */
-  create(
-    instance: object,
-    callback: (...args: unknown[]) => unknown,
-    moduleKey: string,
-    contextId?: ContextId,
-    inquirerId?: string,
-  ): PipeTransform[];
+  create: HandlerEnhancers<PipeTransform[]>;
   apply(
     value: unknown,
     metadata: ArgumentMetadata,

@@ -32,7 +32,7 @@ export class ReshapedResultError extends Error {
  * and is not what the method returned, which keeps it, a
  * `ReshapedResultError` says so.
  */
-export function serializeCallResult(
+export function serializeOrTellReshaped(
   serializer: CallSerializer,
   value: unknown,
   request: object,
