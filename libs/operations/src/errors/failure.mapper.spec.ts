@@ -82,6 +82,15 @@ describe('toOperationFailure', () => {
     );
   });
 
+  it("keeps the library's text where the app's message is the library's English text of the code", () => {
+    const failure = toOperationFailure(
+      new UnauthorizedException('Authentication is required.'),
+    );
+
+    expect(failure?.message).toBeUndefined();
+    expect(failure?.key).toBe('nestops.errors.SECURITY_DENIED_003');
+  });
+
   it("keeps the app's own message of a 403", () => {
     const failure = toOperationFailure(
       new ForbiddenException('Only the owner may close account 7.'),

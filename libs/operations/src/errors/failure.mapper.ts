@@ -84,8 +84,8 @@ export function answerFailure(
   if (!Number.isInteger(status) || status < 400 || status > 599) {
     return undefined;
   }
-  const message = ownMessage(answer);
   const ownCode = codeOf(answer.body);
+  const message = ownMessage(answer, ownCode ?? BY_STATUS.get(status));
   const mapped =
     BY_STATUS.get(status) ??
     (status < 500
@@ -164,17 +164,25 @@ function messageOf(body: unknown): string | undefined {
 /**
  * The app's own message, or undefined where there is none or it is a
  * default text: the status's text (`Unauthorized`, `Internal server
- * error`), Nest's `Forbidden resource` of a guard that returned false, and
- * either after a class name (`ThrottlerException: Too Many Requests`).
+ * error`), Nest's `Forbidden resource` of a guard that returned false, the library's
+ * English text of the code (`Authentication is required.`, which stays
+ * translated), and any of them after a class name (`ThrottlerException:
+ * Too Many Requests`).
  */
-function ownMessage(answer: HttpAnswer): string | undefined {
+function ownMessage(
+  answer: HttpAnswer,
+  code: string | undefined,
+): string | undefined {
   const message = messageOf(answer.body)?.trim();
   if (!message) {
     return undefined;
   }
   const text = message.toLowerCase().replace(NAME_PREFIX, '');
-  return text === STATUS_CODES[answer.status]?.toLowerCase() ||
-    text === forbiddenMessage().toLowerCase()
+  return [
+    STATUS_CODES[answer.status],
+    forbiddenMessage(),
+    code === undefined ? undefined : textOf(code),
+  ].some((standard) => standard?.toLowerCase() === text)
     ? undefined
     : message;
 }
