@@ -95,15 +95,15 @@ describe('route decorators that mean nothing for a call stop startup', () => {
     }
   };
 
-  it.each<[string, ParameterDecorator, number]>([
-    ['@Req()', Req(), 1],
-    ['@Res()', Res(), 2],
-    ['@Query()', Query('page'), 1],
-    ['@Param()', Param('id'), 1],
-    ['@Headers()', Headers('authorization'), 1],
-    ['@Body()', Body('text'), 0],
-    ['@Body()', Body(), 1],
-  ])('%s on parameter %s', async (name, decorate, index) => {
+  it.each<{ name: string; decorate: ParameterDecorator; index: number }>([
+    { name: '@Req()', decorate: Req(), index: 1 },
+    { name: '@Res()', decorate: Res(), index: 2 },
+    { name: '@Query()', decorate: Query('page'), index: 1 },
+    { name: '@Param()', decorate: Param('id'), index: 1 },
+    { name: '@Headers()', decorate: Headers('authorization'), index: 1 },
+    { name: '@Body()', decorate: Body('text'), index: 0 },
+    { name: '@Body()', decorate: Body(), index: 1 },
+  ])('$name at index $index', async ({ name, decorate, index }) => {
     await expect(startup(appWith(decorate, index))).rejects.toThrow(
       `CONTRACT_VALIDATION_004: Operation 'reports.create' on ReportsService.create: its parameter ${index + 1} has ${name}, which means nothing for a tool call`,
     );
