@@ -43,7 +43,11 @@ const notes = createRequire(__filename)(join(FIXTURE, 'notes-app.cjs')) as {
   NotesModule: Type<unknown>;
   setupNotes: AppSetup;
 };
-const ANONYMOUS_REFUSED = 'SECURITY_DENIED_003: Authentication is required.';
+/** The setup's guard refuses with its own message, which the caller reads. */
+const ANONYMOUS_REFUSED =
+  'SECURITY_DENIED_003: StrictGuard: credentials are required.';
+/** Without the guard, the library refuses a call that needs a permission. */
+const NO_PRINCIPAL = 'SECURITY_DENIED_003: Authentication is required.';
 const UNGUARDED = "McpModule's authGuard StrictGuard does not run";
 
 /** Runs the fixture's CLI to the end (stdin closed). */
@@ -200,7 +204,7 @@ describe('a guard set in the setup function, on every carrier', () => {
       { SETUP: 'none' },
     );
     expect(alice.code).toBe(1);
-    expect(alice.stderr).toContain(ANONYMOUS_REFUSED);
+    expect(alice.stderr).toContain(NO_PRINCIPAL);
     expect(alice.stderr).toContain(
       `${UNGUARDED} on the calls of 1 operation(s) that need a permission (notes.create)`,
     );

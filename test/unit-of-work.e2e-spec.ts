@@ -77,7 +77,7 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
     });
     expect(denied).toMatchObject({
       isError: true,
-      text: 'SECURITY_DENIED_001: Access denied.',
+      text: 'SECURITY_DENIED_001: Audit denied the call.',
     });
     expect(await labels()).toEqual([]);
 

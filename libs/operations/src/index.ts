@@ -26,7 +26,10 @@ export { OperationsModule } from './operations.module.js';
 // Running a call
 export type { AppSetup } from './interfaces/app-setup.interface.js';
 export { OperationInvoker } from './operation.invoker.js';
-export { getInvocationContext } from './invocation/context/get-invocation-context.js';
+export {
+  getInvocationContext,
+  isOperationCall,
+} from './invocation/context/get-invocation-context.js';
 export { correlationIdOf } from './invocation/context/invocation-context.factory.js';
 export { isTenantId } from './invocation/context/tenant-id.js';
 export type { InvocationContext } from './invocation/context/invocation-context.interface.js';
@@ -51,7 +54,10 @@ export type { InputLimits } from './invocation/input/input-limits.js';
 // Errors
 export { ContractError } from './errors/contract.error.js';
 export { OPERATION_ERRORS } from './errors/error-codes.js';
-export type { OperationErrorCode } from './errors/error-codes.js';
+export type {
+  OperationErrorCode,
+  OperationFailureCode,
+} from './errors/error-codes.js';
 export { formatFailure } from './errors/operation-failure.js';
 export type {
   OperationFailure,

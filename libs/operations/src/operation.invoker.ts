@@ -30,6 +30,10 @@ import type { InputLimits } from './invocation/input/input-limits.js';
 import { OperationRefusedError } from './errors/operation-refused.error.js';
 import type { Carrier } from './interfaces/operation-options.interface.js';
 import { OperationResponse } from './invocation/pipeline/operation-response.js';
+import {
+  ReshapedResultError,
+  serializeOrTellReshaped,
+} from './invocation/output/reshaped-result.js';
 import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { operationGuards } from './invocation/pipeline/operation-guards.js';
@@ -158,6 +162,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
     inputLimits: InputLimits | undefined,
   ): Promise<CallOutcome> {
     const { options } = call;
+    const response = new OperationResponse();
     try {
       const input = sanitizeInput(
         options.input ?? {},
@@ -171,13 +176,28 @@ export class OperationInvoker implements OnApplicationBootstrap {
         (req) => createInvocationContext(req, call),
       );
       const handler = await operation.pipeline.handlerFor(request);
-      const value = await handler(request, new OperationResponse());
-      const { value: sent, json } = call.serializer.serialize(value);
+      const value = await handler(request, response);
+      const { value: sent, json } = serializeOrTellReshaped(
+        call.serializer,
+        value,
+        request,
+      );
       return { ok: true, value: sent, json };
     } catch (error) {
-      const failure = toOperationFailure(error);
+      const failure = toOperationFailure(error, response);
       if (failure) {
         return fail(failure);
+      }
+      if (error instanceof ReshapedResultError) {
+        this.logger.error(
+          `Operation ${operation.definition.id} failed (correlation id ${call.correlationId}): ${error.message}`,
+        );
+        return fail(
+          operationFailure('INTERNAL_CONTRACT_001', {
+            operation: operation.definition.id,
+            correlationId: call.correlationId,
+          }),
+        );
       }
       if (call.abort.isReason(error)) {
         // Given up at its deadline, and answered so already.
@@ -253,6 +273,9 @@ export class OperationInvoker implements OnApplicationBootstrap {
         pipes: nestPipesOf(this.contextCreator),
         authorization: new OperationAuthorizationGuard(),
         scopedEnhancers: scopedGlobalEnhancers(this.config),
+        globalFilters:
+          this.config.getGlobalFilters().length > 0 ||
+          this.config.getGlobalRequestFilters().length > 0,
       };
     }
     return this.services;

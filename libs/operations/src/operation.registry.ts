@@ -11,6 +11,8 @@ export interface OperationHost {
   readonly methodName: string;
   /** Decided once at discovery: the provider and its dependencies are singletons. */
   readonly isStatic: boolean;
+  /** The parameters the app's own parameter decorators fill (the input and context are the others). */
+  readonly decorated: readonly number[];
 }
 
 /** @internal */

@@ -15,6 +15,7 @@ import {
   OperationRegistry,
 } from './operation.registry.js';
 import { OperationSchemaFactory } from './schema/operation-schema.factory.js';
+import { decoratedParameters } from './invocation/pipeline/operation-params.js';
 
 /**
  * Finds every `@Operation()` method of every provider once, at module
@@ -82,6 +83,12 @@ export class OperationsExplorer implements OnModuleInit {
             type,
             methodName,
             isStatic: wrapper.isDependencyTreeStatic(),
+            decorated: decoratedParameters(
+              definition.id,
+              source,
+              type,
+              methodName,
+            ),
           },
         });
       }

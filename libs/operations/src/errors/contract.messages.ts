@@ -21,3 +21,34 @@ export const ambiguousDtoNameMessage = (name: string, usedBy: string) =>
 
 export const unresolvedSchemaRefMessage = (name: string, usedBy: string) =>
   `${usedBy} refers to the nested class '${name}', which has no class-validator decorators; decorate its properties.`;
+
+export const ROUTE_PARAMETER = 'CONTRACT_VALIDATION_004';
+
+/** Nest's own route parameter decorators, by their route parameter type. */
+const ROUTE_DECORATORS: Readonly<Record<string, string>> = {
+  REQUEST: '@Req()',
+  RESPONSE: '@Res()',
+  NEXT: '@Next()',
+  BODY: '@Body()',
+  QUERY: '@Query()',
+  PARAM: '@Param()',
+  HEADERS: '@Headers()',
+  SESSION: '@Session()',
+  FILE: '@UploadedFile()',
+  FILES: '@UploadedFiles()',
+  HOST: '@HostParam()',
+  IP: '@Ip()',
+  RAW_BODY: '@RawBody()',
+};
+
+export const routeParameterMessage = (
+  id: string,
+  where: string,
+  index: number,
+  type: string,
+) =>
+  `Operation '${id}' on ${where}: its parameter ${index + 1} has ${type === 'custom' ? 'a parameter decorator' : (ROUTE_DECORATORS[type] ?? `Nest's ${type} route parameter decorator`)}, which means nothing for a tool call: ${
+    index === 0
+      ? "the first parameter is the operation's input (undecorated, or a bare @Body())."
+      : 'a call has no HTTP request, response, query or route parameters of its own. Take what the method needs from its input (the first parameter), from the invocation context (the second, undecorated), or with a decorator of the app made with createParamDecorator().'
+  }`;

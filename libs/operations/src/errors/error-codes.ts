@@ -11,6 +11,7 @@ export const OPERATION_ERRORS = {
   SECURITY_DENIED_003: 'Authentication is required.',
   SECURITY_DENIED_004: "Permission '{permission}' is missing.",
   SECURITY_DENIED_005: "Tenant '{tenant}' is not one of the caller's tenants.",
+  SECURITY_THROTTLED_001: 'Too many calls; retry in {retryAfter} s.',
   BUSINESS_NOTFOUND_001: '{detail}',
   BUSINESS_CONFLICT_001: '{detail}',
   BUSINESS_REJECTED_001: '{detail}',
@@ -18,6 +19,10 @@ export const OPERATION_ERRORS = {
   INTERNAL_CANCELLED_001: 'The call was cancelled.',
   INTERNAL_ERROR_001:
     'An unexpected error occurred (correlation id {correlationId}).',
+  INTERNAL_ERROR_002: '{detail}',
+  INTERNAL_UNAVAILABLE_001: 'The service is unavailable; retry later.',
+  INTERNAL_CONTRACT_001:
+    'An interceptor of the app changed the result of {operation} so that it no longer matches its output contract (correlation id {correlationId}). To leave tool calls alone, begin its intercept() with: if (isOperationCall(context)) return next.handle();',
 } as const;
 
 /**
@@ -27,3 +32,13 @@ export const OPERATION_ERRORS = {
  * @publicApi
  */
 export type OperationErrorCode = keyof typeof OPERATION_ERRORS;
+
+/**
+ * The code of a failure: one of the catalogue, or the application's own of
+ * the same form `<AREA>_<KIND>_<NNN>` (as an exception filter's answer or an
+ * `HttpException`'s body may name one in its `code`).
+ *
+ * @publicApi
+ */
+export type OperationFailureCode =
+  OperationErrorCode | `${Uppercase<string>}_${Uppercase<string>}_${number}`;

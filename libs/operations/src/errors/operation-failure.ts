@@ -1,4 +1,4 @@
-import type { OperationErrorCode } from './error-codes.js';
+import type { OperationFailureCode } from './error-codes.js';
 import { describeFailure, violationsText } from '../i18n/failure-text.js';
 
 /**
@@ -30,31 +30,40 @@ export interface OperationViolation {
  * @publicApi
  */
 export interface OperationFailure {
-  /** The catalogue code; it never depends on the language. */
-  readonly code: OperationErrorCode;
+  /** The catalogue code (or the app's own, from an HTTP answer); it never depends on the language. */
+  readonly code: OperationFailureCode;
   /** Message-catalogue key: `nestops.errors.<CODE>`, or the application's own key. */
   readonly key: string;
   /** The arguments of the message (`{detail}`, `{permission}`...). */
   readonly params: Readonly<Record<string, string | number>>;
   /** The failing fields of a validation failure. */
   readonly violations?: readonly OperationViolation[];
+  /**
+   * The application's own text, shown as written in every language: an
+   * `HttpException`'s message or an exception filter's answer, where the
+   * code's text has no `{detail}` to hold it (`SECURITY_DENIED_003: Token
+   * expired`).
+   */
+  readonly message?: string;
 }
 
 /** The library's message key of a failure code. */
-export function failureKey(code: OperationErrorCode): string {
+export function failureKey(code: OperationFailureCode): string {
   return `nestops.errors.${code}`;
 }
 
 /** @publicApi */
 export function operationFailure(
-  code: OperationErrorCode,
+  code: OperationFailureCode,
   params: Record<string, string | number> = {},
   key: string = failureKey(code),
+  message?: string,
 ): OperationFailure {
   return Object.freeze({
     code,
     key,
     params: Object.freeze({ ...params }),
+    ...(message !== undefined ? { message } : {}),
   });
 }
 

@@ -51,9 +51,16 @@ export class OperationException extends Error {
   static invalid(
     violations: readonly OperationViolation[],
   ): OperationException {
-    const exception = new OperationException('VALIDATION_INVALID_001');
-    (exception as { failure: OperationFailure }).failure =
-      validationFailure(violations);
-    return exception;
+    return failureException(validationFailure(violations));
   }
+}
+
+/** An `OperationException` that ends the call with `failure`, as it is. */
+export function failureException(
+  failure: OperationFailure,
+): OperationException {
+  const exception = new OperationException('VALIDATION_INVALID_001');
+  (exception as { failure: OperationFailure }).failure = failure;
+  exception.message = failure.code;
+  return exception;
 }

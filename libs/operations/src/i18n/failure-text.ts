@@ -35,6 +35,7 @@ export function describeFailure(
     : failure.params;
   const codeKey = `${MESSAGE_NAMESPACE}.errors.${failure.code}`;
   const message =
+    failure.message ??
     lookup(failure.key, params) ??
     (failure.key === codeKey ? undefined : lookup(codeKey, params)) ??
     libraryEnglish(codeKey, params);

@@ -95,12 +95,17 @@ const ZH_CN: LibraryCatalogue = {
     SECURITY_DENIED_003: '需要身份验证。',
     SECURITY_DENIED_004: "缺少权限 '{permission}'。",
     SECURITY_DENIED_005: "租户 '{tenant}' 不属于调用者。",
+    SECURITY_THROTTLED_001: '调用过于频繁，请在 {retryAfter} 秒后重试。',
     BUSINESS_NOTFOUND_001: '{detail}',
     BUSINESS_CONFLICT_001: '{detail}',
     BUSINESS_REJECTED_001: '{detail}',
     INTERNAL_TIMEOUT_001: '操作未能在 {seconds} 秒内完成。',
     INTERNAL_CANCELLED_001: '调用已取消。',
     INTERNAL_ERROR_001: '发生意外错误（关联 ID {correlationId}）。',
+    INTERNAL_ERROR_002: '{detail}',
+    INTERNAL_UNAVAILABLE_001: '服务暂时不可用，请稍后重试。',
+    INTERNAL_CONTRACT_001:
+      '应用的拦截器改变了 {operation} 的结果，使其不再符合输出约定（关联 ID {correlationId}）。若要让工具调用不受影响，请在其 intercept() 开头加上：if (isOperationCall(context)) return next.handle();',
   },
   validation: {
     required: '{property} 为必填项',

@@ -18,6 +18,7 @@ const NEST = () => '@nestjs/core 99.0.0 (@nestjs/common 99.0.0)';
 const contextCreator = {
   pipesContextCreator: { create: () => [] },
   pipesConsumer: { apply: () => Promise.resolve() },
+  filtersContextCreator: { create: () => ({}) },
 } as unknown as ExternalContextCreator;
 const moduleRef = {
   injector: { loadInjectable: () => Promise.resolve() },
@@ -26,6 +27,7 @@ const config = {
   getGlobalRequestGuards: () => [],
   getGlobalRequestInterceptors: () => [],
   getGlobalRequestPipes: () => [],
+  getGlobalRequestFilters: () => [],
 } as unknown as ApplicationConfig;
 
 describe('assertNestInternals', () => {
@@ -42,10 +44,14 @@ describe('assertNestInternals', () => {
       "@nestjs/core 99.0.0 (@nestjs/common 99.0.0) lacks what @nestops/operations needs to run operations through Nest's pipeline: " +
         '@nestjs/core/router/request/request-constants.js (REQUEST_CONTEXT_ID), ' +
         '@nestjs/common/enums/route-paramtypes.enum.js (RouteParamtypes.BODY), ' +
-        '@nestjs/common/constants.js (GUARDS_METADATA), ' +
+        '@nestjs/common/constants.js (GUARDS_METADATA, ROUTE_ARGS_METADATA, CUSTOM_ROUTE_ARGS_METADATA, EXCEPTION_FILTERS_METADATA), ' +
+        '@nestjs/core/guards/constants.js (FORBIDDEN_MESSAGE), ' +
+        '@nestjs/core/helpers/execution-context-host.js (ExecutionContextHost), ' +
         'ExternalContextCreator.pipesContextCreator, ExternalContextCreator.pipesConsumer, ' +
+        'ExternalContextCreator.filtersContextCreator (ExternalExceptionsHandler.invokeCustomFilters), ' +
         'ModuleRef.injector.loadInjectable, ApplicationConfig.getGlobalRequestGuards, ' +
-        'ApplicationConfig.getGlobalRequestInterceptors, ApplicationConfig.getGlobalRequestPipes. ',
+        'ApplicationConfig.getGlobalRequestInterceptors, ApplicationConfig.getGlobalRequestPipes, ' +
+        'ApplicationConfig.getGlobalRequestFilters. ',
     );
   });
 
@@ -59,8 +65,16 @@ describe('assertNestInternals', () => {
       { ...loadNestPrivateModules(), routeParamtypes: undefined },
     ],
     [
-      '@nestjs/common/constants.js (GUARDS_METADATA)',
+      '@nestjs/common/constants.js (GUARDS_METADATA, ROUTE_ARGS_METADATA, CUSTOM_ROUTE_ARGS_METADATA, EXCEPTION_FILTERS_METADATA)',
       { ...loadNestPrivateModules(), commonConstants: {} },
+    ],
+    [
+      '@nestjs/core/guards/constants.js (FORBIDDEN_MESSAGE)',
+      { ...loadNestPrivateModules(), guardConstants: undefined },
+    ],
+    [
+      '@nestjs/core/helpers/execution-context-host.js (ExecutionContextHost)',
+      { ...loadNestPrivateModules(), contextHost: {} },
     ],
   ])('names the private module that moved: %s', (name, modules) => {
     expect(() =>

@@ -7,7 +7,11 @@
  * app with a message naming it and the installed version, instead of
  * silently skipping part of the pipeline.
  */
-import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
+import type {
+  ArgumentMetadata,
+  ArgumentsHost,
+  PipeTransform,
+} from '@nestjs/common';
 import type {
   ApplicationConfig,
   ContextId,
@@ -30,6 +34,9 @@ type RequestConstants =
 type RouteParamtypesModule =
   typeof import('@nestjs/common/enums/route-paramtypes.enum.js');
 type CommonConstants = typeof import('@nestjs/common/constants.js');
+type GuardConstants = typeof import('@nestjs/core/guards/constants.js');
+type ContextHostModule =
+  typeof import('@nestjs/core/helpers/execution-context-host.js');
 
 /** The private modules of Nest that the library reads, as loaded. */
 export interface NestPrivateModules {
@@ -39,12 +46,18 @@ export interface NestPrivateModules {
   readonly routeParamtypes?: Partial<RouteParamtypesModule>;
   /** `@nestjs/common/constants.js` */
   readonly commonConstants?: Partial<CommonConstants>;
+  /** `@nestjs/core/guards/constants.js` */
+  readonly guardConstants?: Partial<GuardConstants>;
+  /** `@nestjs/core/helpers/execution-context-host.js` */
+  readonly contextHost?: Partial<ContextHostModule>;
 }
 
 interface Loaded {
   readonly requestConstants: RequestConstants;
   readonly routeParamtypes: RouteParamtypesModule;
   readonly commonConstants: CommonConstants;
+  readonly guardConstants: GuardConstants;
+  readonly contextHost: ContextHostModule;
 }
 
 /** Nest's private modules, each undefined where the installed release lacks it. */
@@ -60,6 +73,13 @@ export function loadNestPrivateModules(): NestPrivateModules {
     ),
     commonConstants: loadPrivateModule(
       () => require('@nestjs/common/constants.js') as CommonConstants,
+    ),
+    guardConstants: loadPrivateModule(
+      () => require('@nestjs/core/guards/constants.js') as GuardConstants,
+    ),
+    contextHost: loadPrivateModule(
+      () =>
+        require('@nestjs/core/helpers/execution-context-host.js') as ContextHostModule,
     ),
   };
 }
@@ -77,8 +97,17 @@ function missingModuleInternals(modules: NestPrivateModules): string[] {
       typeof modules.requestConstants?.REQUEST_CONTEXT_ID === 'symbol',
     '@nestjs/common/enums/route-paramtypes.enum.js (RouteParamtypes.BODY)':
       typeof modules.routeParamtypes?.RouteParamtypes?.BODY === 'number',
-    '@nestjs/common/constants.js (GUARDS_METADATA)':
-      typeof modules.commonConstants?.GUARDS_METADATA === 'string',
+    '@nestjs/common/constants.js (GUARDS_METADATA, ROUTE_ARGS_METADATA, CUSTOM_ROUTE_ARGS_METADATA, EXCEPTION_FILTERS_METADATA)':
+      [
+        modules.commonConstants?.GUARDS_METADATA,
+        modules.commonConstants?.ROUTE_ARGS_METADATA,
+        modules.commonConstants?.CUSTOM_ROUTE_ARGS_METADATA,
+        modules.commonConstants?.EXCEPTION_FILTERS_METADATA,
+      ].every((key) => typeof key === 'string'),
+    '@nestjs/core/guards/constants.js (FORBIDDEN_MESSAGE)':
+      typeof modules.guardConstants?.FORBIDDEN_MESSAGE === 'string',
+    '@nestjs/core/helpers/execution-context-host.js (ExecutionContextHost)':
+      typeof modules.contextHost?.ExecutionContextHost === 'function',
   });
 }
 
@@ -113,6 +142,133 @@ export function guardsMetadataKey(): string {
   return nestModules().commonConstants.GUARDS_METADATA;
 }
 
+/** The text of the `ForbiddenException` Nest throws when a guard returns false. */
+export function forbiddenMessage(): string {
+  return nestModules().guardConstants.FORBIDDEN_MESSAGE;
+}
+
+/** One parameter decorator of a method, as Nest's route-argument metadata holds it. */
+export interface RouteArgument {
+  readonly index: number;
+  /** A `createParamDecorator()` decorator's, or the name of Nest's route parameter type (`REQUEST`, `BODY`...). */
+  readonly type: 'custom' | string;
+  readonly data: unknown;
+  readonly pipes: readonly unknown[];
+}
+
+/** The metadata key of parameter decorators (`@Body()`, `createParamDecorator()`). */
+export function routeArgsMetadataKey(): string {
+  return nestModules().commonConstants.ROUTE_ARGS_METADATA;
+}
+
+/** The parameter decorators of `type.prototype[methodName]`, in parameter order. */
+export function routeArgumentsOf(
+  type: Function,
+  methodName: string,
+): RouteArgument[] {
+  const { commonConstants, routeParamtypes } = nestModules();
+  const metadata = (Reflect.getMetadata(
+    commonConstants.ROUTE_ARGS_METADATA,
+    type,
+    methodName,
+  ) ?? {}) as Record<
+    string,
+    { index: number; data?: unknown; pipes?: unknown[] }
+  >;
+  return Object.entries(metadata)
+    .map(([key, { index, data, pipes }]) => ({
+      index,
+      type: key.includes(commonConstants.CUSTOM_ROUTE_ARGS_METADATA)
+        ? 'custom'
+        : String(
+            (routeParamtypes.RouteParamtypes as Record<number, string>)[
+              Number(key.split(':')[0])
+            ] ?? key.split(':')[0],
+          ),
+      data,
+      pipes: pipes ?? [],
+    }))
+    .sort((a, b) => a.index - b.index);
+}
+
+/** Whether `type` is Nest's route-parameter type of a body (`@Body()`), as a params factory gets it. */
+export function isBodyParamtype(type: unknown): boolean {
+  return type === nestModules().routeParamtypes.RouteParamtypes.BODY;
+}
+
+/** Whether `@UseFilters()` put exception filters on a class or method. */
+export function hasFiltersMetadata(target: object): boolean {
+  const filters: unknown = Reflect.getMetadata(
+    nestModules().commonConstants.EXCEPTION_FILTERS_METADATA,
+    target,
+  );
+  return Array.isArray(filters) && filters.length > 0;
+}
+
+/**
+ * The app's exception filters that apply to one handler, as Nest selects
+ * them for `ExternalContextCreator` (global ones, `APP_FILTER` included,
+ * then the class's and the method's `@UseFilters()`; the nearest first):
+ * a function that runs the one that catches an exception, undefined when
+ * there is none.
+ */
+export type ExceptionFilters = (
+  exception: unknown,
+  host: ArgumentsHost,
+) => unknown;
+
+interface ExceptionsHandlerLike {
+  readonly filters?: readonly unknown[];
+  invokeCustomFilters(exception: unknown, host: ArgumentsHost): unknown;
+}
+
+/** How Nest's context creators build the enhancers of one handler. */
+type HandlerEnhancers<T> = (
+  instance: object,
+  callback: (...args: unknown[]) => unknown,
+  moduleKey: string,
+  contextId?: ContextId,
+  inquirerId?: string,
+) => T;
+
+interface FiltersContextLike {
+  create: HandlerEnhancers<ExceptionsHandlerLike>;
+}
+
+export function exceptionFiltersOf(
+  contextCreator: ExternalContextCreator,
+  instance: object,
+  callback: (...args: unknown[]) => unknown,
+  moduleKey: string,
+  contextId?: ContextId,
+  inquirerId?: string,
+): ExceptionFilters | undefined {
+  const handler = filtersContextOf(contextCreator).create(
+    instance,
+    callback,
+    moduleKey,
+    contextId,
+    inquirerId,
+  );
+  if (!handler.filters || handler.filters.length === 0) {
+    return undefined;
+  }
+  return (exception, host) => handler.invokeCustomFilters(exception, host);
+}
+
+/** The `ArgumentsHost` of a call's `(request, response)`, as Nest gives exception filters. */
+export function argumentsHostOf(args: unknown[]): ArgumentsHost {
+  return new (nestModules().contextHost.ExecutionContextHost)(args);
+}
+
+function filtersContextOf(
+  contextCreator: ExternalContextCreator,
+): FiltersContextLike {
+  return (
+    contextCreator as unknown as { filtersContextCreator: FiltersContextLike }
+  ).filtersContextCreator;
+}
+
 interface InjectorLike {
   loadInjectable(
     wrapper: InstanceWrapper,
@@ -125,13 +281,7 @@ interface InjectorLike {
 /** Nest's pipe machinery, as `ExternalContextCreator` uses it. */
 export interface NestPipes {
   /** The global, class and method pipes of a handler. */
-  create(
-    instance: object,
-    callback: (...args: unknown[]) => unknown,
-    moduleKey: string,
-    contextId?: ContextId,
-    inquirerId?: string,
-  ): PipeTransform[];
+  create: HandlerEnhancers<PipeTransform[]>;
   apply(
     value: unknown,
     metadata: ArgumentMetadata,
@@ -181,6 +331,7 @@ export function scopedGlobalEnhancers(
     ...config.getGlobalRequestGuards(),
     ...config.getGlobalRequestInterceptors(),
     ...config.getGlobalRequestPipes(),
+    ...config.getGlobalRequestFilters(),
   ] as InstanceWrapper[];
 }
 
@@ -230,6 +381,18 @@ function pipeInternalsOf(contextCreator: ExternalContextCreator): {
   return contextCreator as never;
 }
 
+function exceptionsHandlerPrototype():
+  Partial<ExceptionsHandlerLike> | undefined {
+  return loadPrivateModule(
+    () =>
+      (
+        require('@nestjs/core/exceptions/external-exceptions-handler.js') as {
+          ExternalExceptionsHandler: { prototype: ExceptionsHandlerLike };
+        }
+      ).ExternalExceptionsHandler.prototype,
+  );
+}
+
 function injectorOf(moduleRef: ModuleRef): InjectorLike {
   return (moduleRef as unknown as { injector: InjectorLike }).injector;
 }
@@ -255,6 +418,9 @@ export function assertNestInternals(
         typeof pipesContextCreator?.create === 'function',
       'ExternalContextCreator.pipesConsumer':
         typeof pipesConsumer?.apply === 'function',
+      'ExternalContextCreator.filtersContextCreator (ExternalExceptionsHandler.invokeCustomFilters)':
+        typeof filtersContextOf(contextCreator)?.create === 'function' &&
+        typeof exceptionsHandlerPrototype()?.invokeCustomFilters === 'function',
       'ModuleRef.injector.loadInjectable':
         typeof injectorOf(moduleRef)?.loadInjectable === 'function',
     }),
@@ -262,6 +428,7 @@ export function assertNestInternals(
       'getGlobalRequestGuards',
       'getGlobalRequestInterceptors',
       'getGlobalRequestPipes',
+      'getGlobalRequestFilters',
     ]),
   ];
   if (missing.length > 0) {

@@ -19,3 +19,22 @@ export function getInvocationContext(
       : source;
   return invocationOf(request);
 }
+
+/**
+ * Whether an `ExecutionContext` is that of an operation call (a tool call,
+ * a command line `invoke`) rather than an HTTP route: lets an interceptor
+ * that reshapes HTTP responses (a `{ data }` wrapper) leave calls alone,
+ * whose results must keep their operation's output contract.
+ *
+ * ```ts
+ * intercept(context: ExecutionContext, next: CallHandler) {
+ *   if (isOperationCall(context)) return next.handle();
+ *   return next.handle().pipe(map((data) => ({ data })));
+ * }
+ * ```
+ *
+ * @publicApi
+ */
+export function isOperationCall(context: ExecutionContext): boolean {
+  return getInvocationContext(context) !== undefined;
+}

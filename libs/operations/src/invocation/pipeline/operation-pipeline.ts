@@ -13,12 +13,16 @@ import type { OperationDefinition } from '../../interfaces/operation-definition.
 import {
   bindContextId,
   bodyArgument,
+  exceptionFiltersOf,
   guardsMetadataKey,
+  hasFiltersMetadata,
   type InstanceWrapper,
+  isBodyParamtype,
   loadEnhancersForCall,
   moduleKeyOf,
   moduleRefOf,
   type NestPipes,
+  routeArgsMetadataKey,
 } from '../../internals/nest-core.adapter.js';
 import type { OperationHost } from '../../operation.registry.js';
 import { OperationException } from '../../errors/operation.exception.js';
@@ -27,6 +31,8 @@ import type { OperationRequest } from './operation-request.js';
 import { invocationOf } from './operation-request.js';
 import { violationsOf } from '../input/validation-violations.js';
 import type { OperationResponse } from './operation-response.js';
+import { filteredException } from './operation-filters.js';
+import { markReturned } from '../output/reshaped-result.js';
 
 /** Runs one call: guards, interceptors, pipes, then the method. */
 export type OperationHandler = (
@@ -34,11 +40,36 @@ export type OperationHandler = (
   response: OperationResponse,
 ) => Promise<unknown>;
 
+// The app's exception filters run around the handler (see `filteredException`).
 const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: false };
+const PARAMS_OPTIONS = { guards: false, interceptors: false, filters: false };
 const PIPES = Symbol('operations:pipes');
+const PARAMS = Symbol('operations:params');
 
-/** The app's global, class and method pipes of one handler. */
-type PipedRequest = OperationRequest & { [PIPES]?: PipeTransform[] };
+/** The values of a method's decorated parameters, by index, for one call. */
+type ParamsResolver = (
+  request: OperationRequest,
+  response: OperationResponse,
+) => Promise<unknown[]>;
+
+/** The app's global, class and method pipes of one handler, and its decorated parameters. */
+type PipedRequest = OperationRequest & {
+  [PIPES]?: PipeTransform[];
+  [PARAMS]?: ParamsResolver;
+};
+
+/**
+ * What Nest's route parameter types give a call: the input for a bare
+ * `@Body()` on it (the only one an operation may have); the app's own
+ * decorators get their values from the execution context.
+ */
+const PARAMS_FACTORY = {
+  exchangeKeyForValue(type: unknown, _data: unknown, args: unknown[]): unknown {
+    return isBodyParamtype(type)
+      ? (args[0] as OperationRequest).body
+      : undefined;
+  },
+};
 
 /** How the pipes see the invocation context: a custom argument, as in `ExternalContextCreator`. */
 const CONTEXT_ARGUMENT: ArgumentMetadata = Object.freeze({
@@ -53,8 +84,10 @@ export interface PipelineServices {
   readonly pipes: NestPipes;
   /** The library's permission and policy check, after the app's guards. */
   readonly authorization: CanActivate;
-  /** Request-scoped and transient `APP_GUARD`, `APP_INTERCEPTOR`, `APP_PIPE`. */
+  /** Request-scoped and transient `APP_GUARD`, `APP_INTERCEPTOR`, `APP_PIPE`, `APP_FILTER`. */
   readonly scopedEnhancers: readonly InstanceWrapper[];
+  /** Whether the app has global exception filters (`APP_FILTER`, `useGlobalFilters()`). */
+  readonly globalFilters: boolean;
 }
 
 /**
@@ -65,10 +98,16 @@ export interface PipelineServices {
  * method's metadata with the authorization guard appended, so the user's
  * classes and methods are never written to. It runs the app's pipes and the
  * operation's validation on the input (typed as the declared DTO, whatever
- * the parameter's type), then the method with `(input, context)`.
+ * the parameter's type), then the method with `(input, context)`, the
+ * parameters of the app's own parameter decorators filled as on a route.
+ * The app's exception filters, where any apply, run around it all.
  */
 export class OperationPipeline {
   private readonly callback: (...args: unknown[]) => Promise<unknown>;
+  /** Returns the arguments Nest resolved for the method's parameter decorators. */
+  private readonly paramsCallback?: (...args: unknown[]) => unknown[];
+  /** Whether any exception filter can apply: global ones, or `@UseFilters()` on the class or method. */
+  private readonly filtered: boolean;
   private readonly validation: PipeTransform;
   private readonly input: ArgumentMetadata;
   private readonly moduleKey: string;
@@ -101,6 +140,16 @@ export class OperationPipeline {
       data: undefined,
     });
     this.callback = this.createCallback();
+    if (host.decorated.length > 0) {
+      this.paramsCallback = withMetadataOf(
+        this.method(),
+        (...args: unknown[]) => args,
+      );
+    }
+    this.filtered =
+      services.globalFilters ||
+      hasFiltersMetadata(host.type) ||
+      hasFiltersMetadata(this.method());
     this.perCall = !host.isStatic || services.scopedEnhancers.length > 0;
     if (!this.perCall) {
       this.staticHandler = this.createHandler(host.wrapper.instance as object);
@@ -164,10 +213,51 @@ export class OperationPipeline {
       contextId,
       inquirerId,
     );
-    return (request, response) => {
+    const params =
+      this.paramsCallback &&
+      (contextCreator.create(
+        instance,
+        this.paramsCallback,
+        this.host.methodName,
+        routeArgsMetadataKey(),
+        PARAMS_FACTORY,
+        contextId,
+        inquirerId,
+        PARAMS_OPTIONS,
+      ) as ParamsResolver);
+    const filters = this.filtered
+      ? exceptionFiltersOf(
+          contextCreator,
+          instance,
+          this.callback,
+          this.moduleKey,
+          contextId,
+          inquirerId,
+        )
+      : undefined;
+    const run: OperationHandler = (request, response) => {
       (request as PipedRequest)[PIPES] = callPipes;
+      if (params) {
+        (request as PipedRequest)[PARAMS] = params;
+      }
       return target(request, response) as Promise<unknown>;
     };
+    return filters
+      ? async (request, response) => {
+          try {
+            return await run(request, response);
+          } catch (error) {
+            throw await filteredException(error, filters, request, response);
+          }
+        }
+      : run;
+  }
+
+  /** The operation's method, on its class. */
+  private method(): object {
+    return (this.host.type as { prototype: Record<string, object> }).prototype[
+      this.host.methodName
+    ];
   }
 
   /**
@@ -198,8 +288,12 @@ export class OperationPipeline {
 
   /** The function Nest runs as the handler, with the method's metadata. */
   private createCallback(): (...args: unknown[]) => Promise<unknown> {
-    const { methodName } = this.host;
+    const { methodName, decorated } = this.host;
     const { pipes } = this.services;
+    // What the method returned, kept where an output contract could break.
+    const returned = this.definition.outputSchema
+      ? markReturned
+      : (_request: object, value: unknown) => value;
     const pipeInput = (body: unknown, app: PipeTransform[]) =>
       this.pipeInput(body, app);
     const callback = async function (
@@ -213,18 +307,24 @@ export class OperationPipeline {
         pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
       ]);
       const method = this[methodName] as (...params: unknown[]) => unknown;
-      return method.call(this, value, context);
+      const params = request[PARAMS];
+      if (!params) {
+        return returned(request, await method.call(this, value, context));
+      }
+      // The decorated parameters' values, from the call's execution context.
+      const values = await params(request, args[1] as OperationResponse);
+      values[0] = value;
+      if (!decorated.includes(1)) {
+        values[1] = context;
+      }
+      return returned(request, await method.apply(this, values));
     };
-    const method = (this.host.type as { prototype: Record<string, object> })
-      .prototype[methodName];
-    for (const key of Reflect.getMetadataKeys(method)) {
-      Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
-    }
+    withMetadataOf(this.method(), callback);
     const guards = guardsMetadataKey();
     Reflect.defineMetadata(
       guards,
       [
-        ...((Reflect.getMetadata(guards, method) as unknown[]) ?? []),
+        ...((Reflect.getMetadata(guards, this.method()) as unknown[]) ?? []),
         this.services.authorization,
       ],
       callback,
@@ -232,4 +332,12 @@ export class OperationPipeline {
     Object.defineProperty(callback, 'name', { value: methodName });
     return callback;
   }
+}
+
+/** `target`, carrying a copy of every metadata of `method` (its `@UseGuards()`, `@UsePipes()`...). */
+function withMetadataOf<T extends object>(method: object, target: T): T {
+  for (const key of Reflect.getMetadataKeys(method)) {
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), target);
+  }
+  return target;
 }

@@ -29,4 +29,37 @@ export class OperationResponse {
   getHeader(name: string): string | number | readonly string[] | undefined {
     return this.headers.get(name.toLowerCase());
   }
+
+  /** The names of the headers set, in lower case, as Node's `getHeaderNames()`. */
+  getHeaderNames(): string[] {
+    return [...this.headers.keys()];
+  }
+
+  // What an exception filter writes (Express's `json()`, `send()`, `end()`,
+  // as Nest's `ExpressAdapter.reply` and `BaseExceptionFilter` use them)
+  // becomes the call's failure.
+
+  /** The body an exception filter wrote, once it wrote one. */
+  get written(): { readonly body: unknown } | undefined {
+    return this.sent;
+  }
+
+  private sent?: { readonly body: unknown };
+
+  json(body?: unknown): this {
+    this.sent ??= { body };
+    return this;
+  }
+
+  send(body?: unknown): this {
+    return this.json(body);
+  }
+
+  end(chunk?: unknown): this {
+    return this.json(
+      typeof chunk === 'string' || Buffer.isBuffer(chunk)
+        ? String(chunk)
+        : undefined,
+    );
+  }
 }
