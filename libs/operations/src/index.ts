@@ -31,6 +31,7 @@ export { correlationIdOf } from './invocation/context/invocation-context.factory
 export { isTenantId } from './invocation/context/tenant-id.js';
 export type { InvocationContext } from './invocation/context/invocation-context.interface.js';
 export type {
+  CarrierRequest,
   InvocationOptions,
   InvocationResult,
 } from './invocation/call/invocation-options.interface.js';

@@ -23,6 +23,10 @@ import {
   watchCallCancel,
 } from './invocation/call/call-timeout.js';
 import {
+  type CallScope,
+  clsCallScope,
+} from './invocation/call/cls-call-scope.js';
+import {
   findInvocationDefaults,
   type InvocationDefaults,
 } from './invocation/call/invocation-defaults.js';
@@ -70,6 +74,8 @@ export class OperationInvoker implements OnApplicationBootstrap {
   private readonly prepared = new Map<string, PreparedOperation>();
   private services?: PipelineServices;
   private callDefaults?: InvocationDefaults;
+  /** null: the app has no CLS. */
+  private callScope?: CallScope | null;
 
   constructor(
     private readonly registry: OperationRegistry,
@@ -82,6 +88,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
   /** Nest's bootstrap hook: prepares every operation's pipeline once, before the first call. */
   onApplicationBootstrap(): void {
     this.defaults();
+    this.scope();
     for (const definition of this.registry.list()) {
       this.prepare(definition.id);
     }
@@ -166,12 +173,17 @@ export class OperationInvoker implements OnApplicationBootstrap {
       );
       const request = createOperationRequest(
         call.headers,
-        options.target,
+        options.request,
         input,
         (req) => createInvocationContext(req, call),
       );
-      const handler = await operation.pipeline.handlerFor(request);
-      const value = await handler(request, new OperationResponse());
+      const response = new OperationResponse();
+      const work = async () => {
+        const handler = await operation.pipeline.handlerFor(request);
+        return handler(request, response);
+      };
+      const scope = this.scope();
+      const value = await (scope ? scope(request, response, work) : work());
       const { value: sent, json } = call.serializer.serialize(value);
       return { ok: true, value: sent, json };
     } catch (error) {
@@ -215,6 +227,14 @@ export class OperationInvoker implements OnApplicationBootstrap {
       );
     }
     return operation ?? this.prepare(operationId);
+  }
+
+  /** Where each call runs: its own CLS context when the app uses nestjs-cls. */
+  private scope(): CallScope | undefined {
+    if (this.callScope === undefined) {
+      this.callScope = clsCallScope(this.moduleRef) ?? null;
+    }
+    return this.callScope ?? undefined;
   }
 
   /** The app's `InvocationDefaults`, looked up once. */

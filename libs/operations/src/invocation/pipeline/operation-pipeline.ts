@@ -208,12 +208,18 @@ export class OperationPipeline {
     ): Promise<unknown> {
       const request = args[0] as PipedRequest;
       const app = request[PIPES] ?? [];
-      const [value, context] = await Promise.all([
-        pipeInput(request.body, app),
-        pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
-      ]);
-      const method = this[methodName] as (...params: unknown[]) => unknown;
-      return method.call(this, value, context);
+      try {
+        const [value, context] = await Promise.all([
+          pipeInput(request.body, app),
+          pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
+        ]);
+        const method = this[methodName] as (...params: unknown[]) => unknown;
+        return await method.call(this, value, context);
+      } catch (error) {
+        // For the interceptors that read the status after the handler.
+        (args[1] as OperationResponse).failedWith(error);
+        throw error;
+      }
     };
     const method = (this.host.type as { prototype: Record<string, object> })
       .prototype[methodName];

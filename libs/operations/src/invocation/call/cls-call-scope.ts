@@ -1,0 +1,85 @@
+import type { ModuleRef } from '@nestjs/core';
+import { isMissingPackage } from '../../i18n/nestjs-i18n.peer.js';
+
+/** The optional peer whose contexts calls run in. */
+const NESTJS_CLS = 'nestjs-cls';
+
+/** nestjs-cls's token of its middleware's options (its `CLS_MIDDLEWARE_OPTIONS`). */
+const MIDDLEWARE_OPTIONS = 'ClsMiddlewareOptions';
+
+type Next = (error?: unknown) => void;
+
+/** What the library uses of nestjs-cls. */
+interface NestjsCls {
+  readonly ClsMiddleware: new (options: object) => {
+    use(request: object, response: object, next: Next): unknown;
+  };
+  readonly ClsServiceManager: {
+    getClsService(): {
+      run(options: { ifNested: 'override' }, callback: () => unknown): unknown;
+    };
+  };
+}
+
+/** Runs one call's work (its guards, interceptors, pipes and method) inside the call's own context. */
+export type CallScope = <T>(
+  request: object,
+  response: object,
+  work: () => Promise<T>,
+) => Promise<T>;
+
+/**
+ * Where the app uses nestjs-cls (it imports `ClsModule`), each call runs in
+ * a CLS context of its own, as each HTTP request runs in one: a new
+ * context (never the outer request's, nor another call's of the same
+ * batch), set up by nestjs-cls's own `ClsMiddleware` with the app's
+ * middleware options for the call's request and response, so `CLS_ID` is
+ * the app's `idGenerator`'s for the call, `CLS_REQ` the call's request
+ * (whose `user` the app's authentication sets), and the app's `setup`,
+ * plugins and proxy providers run as for a request. Undefined where
+ * nestjs-cls is not installed or the app has no `ClsModule`.
+ */
+export function clsCallScope(
+  moduleRef: ModuleRef,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only if installed
+  load: () => unknown = () => require('nestjs-cls'),
+): CallScope | undefined {
+  const cls = loadNestjsCls(load);
+  const options = cls && middlewareOptions(moduleRef);
+  if (!cls || !options) {
+    return undefined;
+  }
+  const middleware = new cls.ClsMiddleware(options);
+  const service = cls.ClsServiceManager.getClsService();
+  return (request, response, work) =>
+    new Promise((resolve, reject) => {
+      service.run({ ifNested: 'override' }, () =>
+        middleware.use(request, response, (error) => {
+          if (error === undefined) {
+            work().then(resolve, reject);
+          } else {
+            reject(error);
+          }
+        }),
+      );
+    });
+}
+
+function loadNestjsCls(load: () => unknown): NestjsCls | undefined {
+  try {
+    return load() as NestjsCls;
+  } catch (error) {
+    if (isMissingPackage(error, NESTJS_CLS)) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+function middlewareOptions(moduleRef: ModuleRef): object | undefined {
+  try {
+    return moduleRef.get<object>(MIDDLEWARE_OPTIONS, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
