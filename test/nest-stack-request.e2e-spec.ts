@@ -8,6 +8,7 @@ import {
   AdminPathGuard,
   cacheHeaders,
   ClsAppModule,
+  ClsUnitOfWorkAppModule,
   guardedApp,
   IpAllowListGuard,
   loggedStatuses,
@@ -476,6 +477,38 @@ describe('nestjs-cls with its middleware mounted: each call in its own CLS conte
     expect(second).toMatchObject({ user: 'batcher', n: 2, input: 2 });
     expect(first.guardSawId).toBe(first.id);
     expect(second.guardSawId).toBe(second.id);
+    expect(first.id).not.toBe(second.id);
+  });
+});
+
+describe('nestjs-cls with its middleware mounted, beside the unit of work', () => {
+  const running = useApp(() => startApp(ClsUnitOfWorkAppModule));
+
+  it("keeps the call's CLS id and CLS_REQ inside the call's transaction", async () => {
+    const results = await Promise.all(
+      [1, 2].map((n) =>
+        callFrom(
+          '127.0.0.1',
+          running().baseUrl,
+          'cls-notes_create',
+          { 'x-user': `writer-${n}` },
+          { n },
+        ),
+      ),
+    );
+    const [first, second] = results.map(
+      (each) => each.structuredContent as Record<string, unknown>,
+    );
+
+    expect(first).toEqual({
+      id: first.guardSawId,
+      user: 'writer-1',
+      guardSawId: expect.any(String),
+      inTransaction: true,
+      input: 1,
+    });
+    expect(second).toMatchObject({ user: 'writer-2', inTransaction: true });
+    expect(second.id).toBe(second.guardSawId);
     expect(first.id).not.toBe(second.id);
   });
 });
