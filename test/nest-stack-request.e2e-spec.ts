@@ -12,6 +12,7 @@ import {
   guardedApp,
   IpAllowListGuard,
   loggedStatuses,
+  ReadOnlyKeyGuard,
   RecordingGuard,
   ResponseAppModule,
   seenRequests,
@@ -323,7 +324,11 @@ describe("what the app's guards see of a call's request", () => {
     );
 
     it('a path rule does not cover tools: the guard sees /mcp, so a non-admin runs admin_purge', async () => {
-      const result = await callFrom('127.0.0.1', byPath().baseUrl, 'admin_purge');
+      const result = await callFrom(
+        '127.0.0.1',
+        byPath().baseUrl,
+        'admin_purge',
+      );
 
       expect(result.isError).toBeFalsy();
     });
@@ -344,6 +349,30 @@ describe("what the app's guards see of a call's request", () => {
       expect(denied.isError).toBe(true);
       expect(textOf(denied)).toMatch(/^SECURITY_DENIED_/);
       expect(admitted.isError).toBeFalsy();
+    });
+  });
+
+  describe('a method rule ("a read-only key may only GET")', () => {
+    const running = useApp(() => startApp(guardedApp([ReadOnlyKeyGuard])));
+
+    it("sees every call as the endpoint's POST; the operation's semantics say what reads only", async () => {
+      const readOnly = { 'x-key-scope': 'read-only' };
+      const listed = await callFrom(
+        '127.0.0.1',
+        running().baseUrl,
+        'admin_list',
+        readOnly,
+      );
+      const purged = await callFrom(
+        '127.0.0.1',
+        running().baseUrl,
+        'admin_purge',
+        readOnly,
+      );
+
+      expect(listed.isError).toBeFalsy();
+      expect(purged.isError).toBe(true);
+      expect(textOf(purged)).toMatch(/^SECURITY_DENIED_/);
     });
   });
 
@@ -422,6 +451,7 @@ interface WhoAmI {
   readonly user: string | null;
   readonly guardSawId: string | null;
   readonly n: number | null;
+  readonly ip: string | null;
   readonly input: number | null;
 }
 
@@ -441,7 +471,9 @@ describe('nestjs-cls with its middleware mounted: each call in its own CLS conte
         ),
       ),
     );
-    const seen = results.map((each) => each.structuredContent as unknown as WhoAmI);
+    const seen = results.map(
+      (each) => each.structuredContent as unknown as WhoAmI,
+    );
 
     seen.forEach((each, n) => {
       expect(each).toEqual({
@@ -450,6 +482,7 @@ describe('nestjs-cls with its middleware mounted: each call in its own CLS conte
         user: `user-${n}`,
         guardSawId: each.id,
         n,
+        ip: '127.0.0.1',
         input: n,
       });
     });
@@ -473,8 +506,19 @@ describe('nestjs-cls with its middleware mounted: each call in its own CLS conte
       (each) => each.result.structuredContent as unknown as WhoAmI,
     );
 
-    expect(first).toMatchObject({ user: 'batcher', n: 1, input: 1 });
-    expect(second).toMatchObject({ user: 'batcher', n: 2, input: 2 });
+    // Each call's request, with what the POST says of the caller.
+    expect(first).toMatchObject({
+      user: 'batcher',
+      n: 1,
+      input: 1,
+      ip: '127.0.0.1',
+    });
+    expect(second).toMatchObject({
+      user: 'batcher',
+      n: 2,
+      input: 2,
+      ip: '127.0.0.1',
+    });
     expect(first.guardSawId).toBe(first.id);
     expect(second.guardSawId).toBe(second.id);
     expect(first.id).not.toBe(second.id);
