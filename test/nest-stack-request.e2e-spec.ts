@@ -158,6 +158,28 @@ describe('@nestjs/throttler: ThrottlerGuard as APP_GUARD, over MCP', () => {
   });
 });
 
+describe('@nestjs/throttler: a tracker per principal (getTracker: req.user)', () => {
+  const running = useApp(() => startApp(throttledApp(ThrottlerGuard, true)));
+
+  it("limits each principal on its own, from one address: the app's authentication ran first", async () => {
+    const { baseUrl } = running();
+    const as = (user: string) =>
+      callFrom('127.0.0.5', baseUrl, 'reports_list', { 'x-user': user });
+
+    const alice = [await as('alice'), await as('alice'), await as('alice')];
+    const fourth = await as('alice');
+    const bob = await as('bob');
+
+    expect(alice.map((each) => each.isError ?? false)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(fourth.isError).toBe(true);
+    expect(bob.isError).toBeFalsy();
+  });
+});
+
 describe('@nestjs/throttler: the proxy guard (req.ips[0] else req.ip)', () => {
   describe("behind the app's `trust proxy`", () => {
     const running = useApp(() =>
@@ -452,6 +474,7 @@ interface WhoAmI {
   readonly guardSawId: string | null;
   readonly n: number | null;
   readonly ip: string | null;
+  readonly caller: string | null;
   readonly input: number | null;
 }
 
@@ -483,6 +506,7 @@ describe('nestjs-cls with its middleware mounted: each call in its own CLS conte
         guardSawId: each.id,
         n,
         ip: '127.0.0.1',
+        caller: `user-${n}`,
         input: n,
       });
     });
