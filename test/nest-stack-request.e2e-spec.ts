@@ -101,8 +101,8 @@ async function clientFrom(
   return client;
 }
 
-function textOf(result: { content: unknown }): string {
-  return (result.content as { text: string }[])[0].text;
+function textOf(result: object): string {
+  return (result as { content: { text: string }[] }).content[0].text;
 }
 
 describe('@nestjs/throttler: ThrottlerGuard as APP_GUARD, over MCP', () => {
