@@ -29,15 +29,18 @@ export type CallScope = <T>(
 ) => Promise<T>;
 
 /**
- * Where the app uses nestjs-cls (it imports `ClsModule`), each call runs in
- * a CLS context of its own, as each HTTP request runs in one: a new
- * context (never the outer request's, nor another call's of the same
- * batch), set up by nestjs-cls's own `ClsMiddleware` with the app's
- * middleware options for the call's request and response, so `CLS_ID` is
- * the app's `idGenerator`'s for the call, `CLS_REQ` the call's request
- * (whose `user` the app's authentication sets), and the app's `setup`,
- * plugins and proxy providers run as for a request. Undefined where
- * nestjs-cls is not installed or the app has no `ClsModule`.
+ * Where the app mounts nestjs-cls's middleware (`ClsModule.forRoot({
+ * middleware: { mount: true } })`), which gives each HTTP request a CLS
+ * context, each call runs in a context of its own too: a new one (never
+ * the outer request's, nor another call's of the same batch), set up by
+ * that `ClsMiddleware`, with the app's middleware options, for the call's
+ * request and response: `CLS_ID` is the app's `idGenerator`'s for the
+ * call, `CLS_REQ` the call's request (whose `user` the app's
+ * authentication sets), and the app's `setup`, plugins and proxy
+ * providers run, as for a request (and cost what they cost there).
+ * Undefined otherwise: nestjs-cls not installed, no `ClsModule`, or one
+ * whose contexts come from its guard or interceptor, which then run on
+ * each call as on a request, or from the app's own `ClsService#run`.
  */
 export function clsCallScope(
   moduleRef: ModuleRef,
@@ -46,11 +49,11 @@ export function clsCallScope(
 ): CallScope | undefined {
   const cls = loadNestjsCls(load);
   const options = cls && middlewareOptions(moduleRef);
-  if (!cls || !options) {
+  if (!cls || !options?.mount) {
     return undefined;
   }
-  const middleware = new cls.ClsMiddleware(options);
   const service = cls.ClsServiceManager.getClsService();
+  const middleware = new cls.ClsMiddleware(options);
   return (request, response, work) =>
     new Promise((resolve, reject) => {
       service.run({ ifNested: 'override' }, () =>
@@ -76,9 +79,19 @@ function loadNestjsCls(load: () => unknown): NestjsCls | undefined {
   }
 }
 
-function middlewareOptions(moduleRef: ModuleRef): object | undefined {
+/** What the library reads of nestjs-cls's middleware options. */
+interface MiddlewareOptions {
+  /** Whether the app mounts the middleware on every route. */
+  readonly mount?: boolean;
+}
+
+function middlewareOptions(
+  moduleRef: ModuleRef,
+): MiddlewareOptions | undefined {
   try {
-    return moduleRef.get<object>(MIDDLEWARE_OPTIONS, { strict: false });
+    return moduleRef.get<MiddlewareOptions>(MIDDLEWARE_OPTIONS, {
+      strict: false,
+    });
   } catch {
     return undefined;
   }
