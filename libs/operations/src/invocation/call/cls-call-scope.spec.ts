@@ -54,14 +54,32 @@ describe('clsCallScope', () => {
     }
   });
 
-  it('is undefined where the app has no ClsModule, or does not mount its middleware', async () => {
-    for (const options of [undefined, { global: true }]) {
-      const { app, moduleRef } = await appWith(options);
-      try {
-        expect(clsCallScope(moduleRef)).toBeUndefined();
-      } finally {
-        await app.close();
-      }
+  it('without the middleware mounted, runs each call in a new, empty context, never the one it is called in', async () => {
+    const { app, moduleRef } = await appWith({ global: true });
+    try {
+      const cls = app.get(ClsService);
+      const scope = clsCallScope(moduleRef);
+      const seen = await cls.run(async () => {
+        cls.set('leak', 'outer');
+        return scope!({}, {}, async () => ({
+          active: cls.isActive(),
+          leak: cls.get('leak'),
+          req: cls.get(CLS_REQ),
+        }));
+      });
+
+      expect(seen).toEqual({ active: true, leak: undefined, req: undefined });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is undefined where the app has no ClsModule', async () => {
+    const { app, moduleRef } = await appWith();
+    try {
+      expect(clsCallScope(moduleRef)).toBeUndefined();
+    } finally {
+      await app.close();
     }
   });
 

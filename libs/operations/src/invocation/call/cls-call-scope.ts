@@ -29,18 +29,17 @@ export type CallScope = <T>(
 ) => Promise<T>;
 
 /**
- * Where the app mounts nestjs-cls's middleware (`ClsModule.forRoot({
- * middleware: { mount: true } })`), which gives each HTTP request a CLS
- * context, each call runs in a context of its own too: a new one (never
- * the outer request's, nor another call's of the same batch), set up by
- * that `ClsMiddleware`, with the app's middleware options, for the call's
- * request and response: `CLS_ID` is the app's `idGenerator`'s for the
- * call, `CLS_REQ` the call's request (whose `user` the app's
- * authentication sets), and the app's `setup`, plugins and proxy
- * providers run, as for a request (and cost what they cost there).
- * Undefined otherwise: nestjs-cls not installed, no `ClsModule`, or one
- * whose contexts come from its guard or interceptor, which then run on
- * each call as on a request, or from the app's own `ClsService#run`.
+ * Where the app uses nestjs-cls (it imports `ClsModule`), each call runs in
+ * a CLS context of its own, as each HTTP request runs in one: a new
+ * context, never the outer request's nor another call's of the same
+ * batch. Where the app mounts nestjs-cls's middleware
+ * (`middleware: { mount: true }`), that `ClsMiddleware`, with the app's
+ * middleware options, sets the call's context up for the call's request
+ * and response as it sets a request's up: `CLS_ID` is the app's
+ * `idGenerator`'s for the call, `CLS_REQ` the call's request (whose `user`
+ * the app's authentication sets), and the app's `setup`, plugins and
+ * proxy providers run (and cost what they cost on a request). Undefined
+ * where nestjs-cls is not installed or the app has no `ClsModule`.
  */
 export function clsCallScope(
   moduleRef: ModuleRef,
@@ -49,10 +48,17 @@ export function clsCallScope(
 ): CallScope | undefined {
   const cls = loadNestjsCls(load);
   const options = cls && middlewareOptions(moduleRef);
-  if (!cls || !options?.mount) {
+  if (!cls || !options) {
     return undefined;
   }
   const service = cls.ClsServiceManager.getClsService();
+  if (!options.mount) {
+    // The app's own contexts come otherwise (its ClsGuard or ClsInterceptor,
+    // which run on the call as on a request; its own `ClsService#run`
+    // around requests): the call gets a new, empty one.
+    return (_request, _response, work) =>
+      service.run({ ifNested: 'override' }, work) as ReturnType<typeof work>;
+  }
   const middleware = new cls.ClsMiddleware(options);
   return (request, response, work) =>
     new Promise((resolve, reject) => {
