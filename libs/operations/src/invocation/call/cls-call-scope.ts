@@ -1,5 +1,5 @@
 import type { ModuleRef } from '@nestjs/core';
-import { isMissingPackage } from '../../i18n/nestjs-i18n.peer.js';
+import { loadOptionalPeer } from '../../internals/optional-peer.js';
 
 /** The optional peer whose contexts calls run in. */
 const NESTJS_CLS = 'nestjs-cls';
@@ -46,7 +46,7 @@ export function clsCallScope(
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only if installed
   load: () => unknown = () => require('nestjs-cls'),
 ): CallScope | undefined {
-  const cls = loadNestjsCls(load);
+  const cls = loadOptionalPeer<NestjsCls>(NESTJS_CLS, load);
   const options = cls && middlewareOptions(moduleRef);
   if (!cls || !options) {
     return undefined;
@@ -72,17 +72,6 @@ export function clsCallScope(
         }),
       );
     });
-}
-
-function loadNestjsCls(load: () => unknown): NestjsCls | undefined {
-  try {
-    return load() as NestjsCls;
-  } catch (error) {
-    if (isMissingPackage(error, NESTJS_CLS)) {
-      return undefined;
-    }
-    throw error;
-  }
 }
 
 /** What the library reads of nestjs-cls's middleware options. */
