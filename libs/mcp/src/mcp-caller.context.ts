@@ -1,4 +1,4 @@
-import type { CancelSignal } from '@nestops/operations';
+import type { CancelSignal, CarrierRequest } from '@nestops/operations';
 
 /**
  * What a transport knows about the caller of one message.
@@ -13,6 +13,13 @@ export interface McpCallerContext {
    * `Accept-Language` header (stdio's `--locale`).
    */
   readonly locale?: string;
+  /**
+   * The transport's own request (over HTTP, the Express request of the
+   * POST): the caller's address and the endpoint, as each call's request
+   * object shows them (`ip`, `ips`, `hostname`, `protocol`, `method`,
+   * `url`, `path`). None on stdio.
+   */
+  readonly request?: CarrierRequest;
   /** Per-call limit in milliseconds for this caller, instead of the `timeout` option. */
   readonly timeout?: number;
   /**

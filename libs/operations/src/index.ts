@@ -35,6 +35,7 @@ export { isTenantId } from './invocation/context/tenant-id.js';
 export type { InvocationContext } from './invocation/context/invocation-context.interface.js';
 export type {
   CancelSignal,
+  CarrierRequest,
   InvocationOptions,
   InvocationResult,
 } from './invocation/call/invocation-options.interface.js';

@@ -23,6 +23,10 @@ import {
   watchCallCancel,
 } from './invocation/call/call-timeout.js';
 import {
+  type CallScope,
+  clsCallScope,
+} from './invocation/call/cls-call-scope.js';
+import {
   findInvocationDefaults,
   type InvocationDefaults,
 } from './invocation/call/invocation-defaults.js';
@@ -74,6 +78,8 @@ export class OperationInvoker implements OnApplicationBootstrap {
   private readonly prepared = new Map<string, PreparedOperation>();
   private services?: PipelineServices;
   private callDefaults?: InvocationDefaults;
+  /** null: the app has no CLS. */
+  private callScope?: CallScope | null;
 
   constructor(
     private readonly registry: OperationRegistry,
@@ -86,6 +92,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
   /** Nest's bootstrap hook: prepares every operation's pipeline once, before the first call. */
   onApplicationBootstrap(): void {
     this.defaults();
+    this.scope();
     for (const definition of this.registry.list()) {
       this.prepare(definition.id);
     }
@@ -171,12 +178,16 @@ export class OperationInvoker implements OnApplicationBootstrap {
       );
       const request = createOperationRequest(
         call.headers,
-        options.target,
+        options.request,
         input,
         (req) => createInvocationContext(req, call),
       );
-      const handler = await operation.pipeline.handlerFor(request);
-      const value = await handler(request, response);
+      const work = async () => {
+        const handler = await operation.pipeline.handlerFor(request);
+        return handler(request, response);
+      };
+      const scope = this.scope();
+      const value = await (scope ? scope(request, response, work) : work());
       const { value: sent, json } = serializeOrTellReshaped(
         call.serializer,
         value,
@@ -235,6 +246,14 @@ export class OperationInvoker implements OnApplicationBootstrap {
       );
     }
     return operation ?? this.prepare(operationId);
+  }
+
+  /** Where each call runs: its own CLS context when the app uses nestjs-cls. */
+  private scope(): CallScope | undefined {
+    if (this.callScope === undefined) {
+      this.callScope = clsCallScope(this.moduleRef) ?? null;
+    }
+    return this.callScope ?? undefined;
   }
 
   /** The app's `InvocationDefaults`, looked up once. */

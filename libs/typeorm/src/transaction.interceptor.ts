@@ -31,9 +31,13 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * answer with `isError`; a result that breaks the operation's output
  * contract; the call's timeout or abort).
  *
- * Every call runs in a new CLS context of its own (never the one of an
- * outer HTTP request), so `TransactionHost#tx` is the call's transaction,
- * or the data source's manager when the call has none. On a data source
+ * Every call runs in a CLS context of its own (the invoker gives each call
+ * one, never the outer HTTP request's), and the transaction is kept in a
+ * copy of it made here (what the context holds, `CLS_ID` and `CLS_REQ`
+ * included, stays visible to the handler), so `TransactionHost#tx` is the
+ * call's transaction, or the data source's manager when the call has
+ * none; a REST request's transaction likewise lives in a copy of its own
+ * context. On a data source
  * with a single connection (SQLite), calls run one at a time.
  *
  * `UnitOfWorkModule.forRoot()` registers it as a global interceptor; keep
@@ -85,7 +89,7 @@ export class TransactionInterceptor implements NestInterceptor {
             );
     const run = () => (this.queue ? this.queue.run(work, signal()) : work());
     return defer(() =>
-      this.cls.run({ ifNested: 'override' }, () =>
+      this.cls.run({ ifNested: 'inherit' }, () =>
         invocation ? this.runCall(invocation, run) : run(),
       ),
     );

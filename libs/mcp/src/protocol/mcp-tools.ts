@@ -69,6 +69,7 @@ export class McpTools {
       carrier: 'mcp',
       target: name,
       headers: caller.headers,
+      request: caller.request,
       locale: caller.locale,
       input,
       timeout: caller.timeout,

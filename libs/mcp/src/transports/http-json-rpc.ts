@@ -1,4 +1,10 @@
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  ServerResponse,
+} from 'node:http';
+import type { CarrierRequest } from '@nestops/operations';
+import type { McpCallerContext } from '../mcp-caller.context.js';
 import { idOf } from '../json-rpc/json-rpc-envelope.js';
 import {
   JSON_RPC_INTERNAL_ERROR,
@@ -44,11 +50,17 @@ import {
 export class HttpJsonRpc {
   constructor(private readonly dispatcher: McpDispatcher) {}
 
+  /**
+   * Answers `message`, the body of `req`, whose headers and caller
+   * (address, endpoint) every call of it is given.
+   */
   async answer(
-    headers: IncomingHttpHeaders,
+    req: IncomingMessage & CarrierRequest,
     message: unknown,
     res: ServerResponse,
   ): Promise<void> {
+    const { headers } = req;
+    const caller: McpCallerContext = { headers, request: req };
     const header = headers['mcp-protocol-version'];
     const version = header === undefined ? undefined : String(header);
     if (
@@ -56,7 +68,7 @@ export class HttpJsonRpc {
       version !== undefined &&
       BATCH_PROTOCOL_VERSIONS.includes(version)
     ) {
-      return this.batch(headers, message, res);
+      return this.batch(caller, message, res);
     }
     const classified = classifyMessage(message, version);
     const refusal = carrierRefusal(headers, classified, message, version);
@@ -66,7 +78,7 @@ export class HttpJsonRpc {
     const stream = new HttpResponseStream(res, headers);
     const response = await this.dispatcher.serve(
       classified,
-      { headers, signal: closeSignal(classified, res) },
+      { ...caller, signal: closeSignal(classified, res) },
       stream,
     );
     if (stream.finish(response)) {
@@ -85,7 +97,7 @@ export class HttpJsonRpc {
   }
 
   private async batch(
-    headers: IncomingHttpHeaders,
+    caller: McpCallerContext,
     messages: readonly unknown[],
     res: ServerResponse,
   ): Promise<void> {
@@ -107,7 +119,7 @@ export class HttpJsonRpc {
     }
     const responses: JsonRpcResponse[] = [];
     for (const each of classified) {
-      const response = await this.dispatcher.serve(each, { headers });
+      const response = await this.dispatcher.serve(each, caller);
       if (response) {
         responses.push(response);
       }

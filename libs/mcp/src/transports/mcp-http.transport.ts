@@ -226,7 +226,7 @@ export class McpHttpTransport
       }
       throw error;
     }
-    await this.rpc.answer(req.headers, message, res);
+    await this.rpc.answer(req, message, res);
   }
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */

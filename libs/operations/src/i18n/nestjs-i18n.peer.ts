@@ -1,4 +1,6 @@
-import { isNativeError } from 'node:util/types';
+import { loadOptionalPeer } from '../internals/optional-peer.js';
+
+export { isMissingPackage } from '../internals/optional-peer.js';
 
 /** The optional peer the message catalogue comes from. */
 export const NESTJS_I18N = 'nestjs-i18n';
@@ -43,28 +45,5 @@ export function loadNestjsI18n(
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only if installed
   load: () => unknown = () => require('nestjs-i18n'),
 ): NestjsI18nTokens | undefined {
-  try {
-    return load() as NestjsI18nTokens;
-  } catch (error) {
-    if (isMissingPackage(error, NESTJS_I18N)) {
-      return undefined;
-    }
-    throw error;
-  }
-}
-
-/**
- * Whether `error` is Node's "Cannot find module" for `name` itself (or the
- * same error from a test runner's own `require`, such as Jest's: an error of
- * another realm, so not `instanceof` this realm's `Error`).
- */
-export function isMissingPackage(error: unknown, name: string): boolean {
-  if (!isNativeError(error)) {
-    return false;
-  }
-  const [firstLine] = error.message.split('\n');
-  return (
-    (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' &&
-    firstLine.includes(`'${name}'`)
-  );
+  return loadOptionalPeer<NestjsI18nTokens>(NESTJS_I18N, load);
 }

@@ -21,6 +21,36 @@ export interface CancelSignal {
 }
 
 /**
+ * What a carrier's own request says of the caller and of the endpoint the
+ * call came in on, as the app's HTTP request would say it: the call's
+ * request object (what guards and interceptors get from
+ * `switchToHttp().getRequest()`) shows each of these under the same name.
+ * An Express request is one as it is: its getters answer under the app's
+ * `trust proxy` setting. Each is read when something reads it on the
+ * call's request, never before.
+ *
+ * @publicApi
+ */
+export interface CarrierRequest {
+  /** The caller's address (`req.ip`): the connection's peer, or the client a trusted proxy names. */
+  readonly ip?: string;
+  /** The addresses a trusted proxy forwarded for, client first (`req.ips`). */
+  readonly ips?: readonly string[];
+  /** The host the caller addressed (`req.hostname`). */
+  readonly hostname?: string;
+  /** `http` or `https`, as the caller reached the app (`req.protocol`). */
+  readonly protocol?: string;
+  /** The carrier's request method (`POST` for MCP over HTTP). */
+  readonly method?: string;
+  /** The endpoint's URL as requested, query included (`req.originalUrl`, else `req.url`). */
+  readonly originalUrl?: string;
+  /** The same as `originalUrl`, for a request object that has no `originalUrl`. */
+  readonly url?: string;
+  /** The endpoint's path, without the query (`req.path`). */
+  readonly path?: string;
+}
+
+/**
  * How a carrier asks for one call of an operation. Everything else a call
  * needs (the deadline where the carrier sets none, the input limits) comes
  * from the app's `InvocationDefaults`, the same for every carrier.
@@ -34,6 +64,13 @@ export interface InvocationOptions {
   readonly target: string;
   /** The carrier's headers (`authorization`, `accept-language`, `x-tenant-id`, `x-correlation-id`, ...). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The carrier's own request, for what the call's request object shows
+   * of the caller and the endpoint (`ip`, `ips`, `hostname`, `protocol`,
+   * `method`, `url`, `originalUrl`, `path`). Default: none (stdio, the
+   * command line): then `ips` is empty and the others are undefined.
+   */
+  readonly request?: CarrierRequest;
   /** The operation's input, as parsed JSON. */
   readonly input: unknown;
   /**

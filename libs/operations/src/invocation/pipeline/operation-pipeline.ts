@@ -302,22 +302,28 @@ export class OperationPipeline {
     ): Promise<unknown> {
       const request = args[0] as PipedRequest;
       const app = request[PIPES] ?? [];
-      const [value, context] = await Promise.all([
-        pipeInput(request.body, app),
-        pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
-      ]);
-      const method = this[methodName] as (...params: unknown[]) => unknown;
-      const params = request[PARAMS];
-      if (!params) {
-        return returned(request, await method.call(this, value, context));
+      try {
+        const [value, context] = await Promise.all([
+          pipeInput(request.body, app),
+          pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
+        ]);
+        const method = this[methodName] as (...params: unknown[]) => unknown;
+        const params = request[PARAMS];
+        if (!params) {
+          return returned(request, await method.call(this, value, context));
+        }
+        // The decorated parameters' values, from the call's execution context.
+        const values = await params(request, args[1] as OperationResponse);
+        values[0] = value;
+        if (!decorated.includes(1)) {
+          values[1] = context;
+        }
+        return returned(request, await method.apply(this, values));
+      } catch (error) {
+        // For the interceptors that read the status after the handler.
+        (args[1] as OperationResponse).failedWith(error);
+        throw error;
       }
-      // The decorated parameters' values, from the call's execution context.
-      const values = await params(request, args[1] as OperationResponse);
-      values[0] = value;
-      if (!decorated.includes(1)) {
-        values[1] = context;
-      }
-      return returned(request, await method.apply(this, values));
     };
     withMetadataOf(this.method(), callback);
     const guards = guardsMetadataKey();

@@ -1,3 +1,4 @@
+import type { CarrierRequest } from '../call/invocation-options.interface.js';
 import type { InvocationContext } from '../context/invocation-context.interface.js';
 import { createOperationRequest, invocationOf } from './operation-request.js';
 
@@ -17,20 +18,34 @@ function countedHeaders(
   return { carrier, listed };
 }
 
-function requestOver(headers: Record<string, string | string[] | undefined>) {
-  return createOperationRequest(
-    headers,
-    '/mcp#orders.create',
-    { a: 1 },
-    () => CONTEXT,
-  );
+function requestOver(
+  headers: Record<string, string | string[] | undefined>,
+  origin?: CarrierRequest,
+) {
+  return createOperationRequest(headers, origin, { a: 1 }, () => CONTEXT);
 }
 
 describe('createOperationRequest', () => {
-  it('is shaped like a POST to the call target, with its input as the body', () => {
-    const request = requestOver({});
+  it("shows the carrier request's caller and endpoint, with the input as the body", () => {
+    const origin = {
+      method: 'POST',
+      originalUrl: '/mcp?x=1',
+      url: '/x=1',
+      path: '/mcp',
+      ip: '10.0.0.7',
+      ips: ['10.0.0.7', '10.0.0.1'],
+      hostname: 'api.example.com',
+      protocol: 'https',
+    };
+    const request = requestOver({}, origin);
     expect(request.method).toBe('POST');
-    expect(request.url).toBe('/mcp#orders.create');
+    expect(request.url).toBe('/mcp?x=1');
+    expect(request.originalUrl).toBe('/mcp?x=1');
+    expect(request.path).toBe('/mcp');
+    expect(request.ip).toBe('10.0.0.7');
+    expect(request.ips).toEqual(['10.0.0.7', '10.0.0.1']);
+    expect(request.hostname).toBe('api.example.com');
+    expect(request.protocol).toBe('https');
     expect(request.body).toEqual({ a: 1 });
     expect(request.params).toEqual({});
     expect(request.query).toEqual({});
@@ -40,6 +55,37 @@ describe('createOperationRequest', () => {
     expect('user' in request).toBe(false);
     request.user = { id: 'alice' };
     expect(request.user).toEqual({ id: 'alice' });
+  });
+
+  it("copies the carrier's addresses, frozen: a call cannot change them", () => {
+    const origin = { ips: ['10.0.0.7'] };
+    const request = requestOver({}, origin);
+    expect(Object.isFrozen(request.ips)).toBe(true);
+    expect(request.ips).not.toBe(origin.ips);
+    expect(request.ips).toBe(request.ips);
+    expect(() => (request.ips as string[]).push('10.6.6.6')).toThrow(TypeError);
+    expect(origin.ips).toEqual(['10.0.0.7']);
+  });
+
+  it('takes url from a carrier request that has no originalUrl', () => {
+    expect(requestOver({}, { url: '/mcp' }).originalUrl).toBe('/mcp');
+  });
+
+  it('has no caller or endpoint without a carrier request (stdio, the command line)', () => {
+    const request = requestOver({});
+    for (const name of [
+      'method',
+      'url',
+      'originalUrl',
+      'path',
+      'ip',
+      'hostname',
+      'protocol',
+    ] as const) {
+      expect(request[name]).toBeUndefined();
+    }
+    expect(request.ips).toEqual([]);
+    expect(Object.isFrozen(request.ips)).toBe(true);
   });
 
   it('gives the headers with lower-case names, repeated values joined, frozen', () => {

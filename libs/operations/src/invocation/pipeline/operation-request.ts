@@ -1,3 +1,4 @@
+import type { CarrierRequest } from '../call/invocation-options.interface.js';
 import type { InvocationContext } from '../context/invocation-context.interface.js';
 
 const INVOCATION = Symbol('operations:invocation');
@@ -5,14 +6,26 @@ const INVOCATION = Symbol('operations:invocation');
 /** A carrier's headers as the call received them. */
 type CarrierHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
+const NO_ADDRESSES: readonly string[] = Object.freeze([]);
+
 /**
  * The request object of one call: shaped like an HTTP request (headers,
- * `get()`, `user`), so guards written for controllers work unchanged, but
- * built per call from the carrier's headers, never the outer request.
+ * `get()`, `user`, `ip`, `url`...), so guards written for controllers work
+ * unchanged, but built per call from what the carrier gives, never the
+ * outer request itself.
  */
 export interface OperationRequest {
-  readonly method: string;
-  readonly url: string;
+  /** The carrier request's method (`POST` over HTTP); undefined without one. */
+  readonly method: string | undefined;
+  /** The endpoint's URL as requested (`/mcp`), never the tool; undefined without a carrier request. */
+  readonly url: string | undefined;
+  readonly originalUrl: string | undefined;
+  readonly path: string | undefined;
+  readonly ip: string | undefined;
+  /** Frozen; empty without a trusted proxy or a carrier request. */
+  readonly ips: readonly string[];
+  readonly hostname: string | undefined;
+  readonly protocol: string | undefined;
   /** The carrier's headers: names in lower case, repeated values joined, frozen. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   body: unknown;
@@ -30,25 +43,29 @@ export interface OperationRequest {
  * The per-call request. Its `headers` are the carrier's, copied (names in
  * lower case, repeated values joined, frozen) the first time something
  * reads them: a call whose guards and handler only use `get()`, or no
- * header at all, copies none. The carrier's object itself is never handed
- * out, so nothing a call does can change the outer request's headers.
+ * header at all, copies none. What it says of the caller and the endpoint
+ * (`ip`, `url`, ...) is read from the carrier's request when asked, as
+ * Express's own getters are. The carrier's objects themselves are never
+ * handed out, so nothing a call does can change the outer request.
  */
 class CallRequest {
-  readonly method = 'POST';
   declare readonly headers: Readonly<Record<string, string | undefined>>;
   readonly params: Record<string, string> = {};
   readonly query: Record<string, string> = {};
   declare user?: unknown;
   [INVOCATION]!: InvocationContext;
   readonly #carrier: CarrierHeaders;
+  readonly #origin: CarrierRequest | undefined;
   #headers?: Readonly<Record<string, string | undefined>>;
+  #ips?: readonly string[];
 
   constructor(
     carrier: CarrierHeaders,
-    readonly url: string,
+    origin: CarrierRequest | undefined,
     public body: unknown,
   ) {
     this.#carrier = carrier;
+    this.#origin = origin;
     // An own, enumerable property, as on an HTTP request (a spread or a
     // logger sees it), read on first use.
     Object.defineProperty(this, 'headers', {
@@ -72,15 +89,59 @@ class CallRequest {
   header(name: string): string | undefined {
     return this.get(name);
   }
+
+  get method(): string | undefined {
+    return this.#origin?.method;
+  }
+
+  get url(): string | undefined {
+    return this.originalUrl;
+  }
+
+  get originalUrl(): string | undefined {
+    return this.#origin?.originalUrl ?? this.#origin?.url;
+  }
+
+  get path(): string | undefined {
+    return this.#origin?.path;
+  }
+
+  get ip(): string | undefined {
+    return this.#origin?.ip;
+  }
+
+  get ips(): readonly string[] {
+    if (this.#ips === undefined) {
+      const given = this.#origin?.ips;
+      this.#ips =
+        given === undefined || given.length === 0
+          ? NO_ADDRESSES
+          : Object.freeze([...given]);
+    }
+    return this.#ips;
+  }
+
+  get hostname(): string | undefined {
+    return this.#origin?.hostname;
+  }
+
+  get protocol(): string | undefined {
+    return this.#origin?.protocol;
+  }
 }
 
+/**
+ * The request object of one call: the carrier's headers, `origin` (the
+ * carrier's own request, when it has one) for the caller and endpoint,
+ * `input` as the body.
+ */
 export function createOperationRequest(
   headers: CarrierHeaders,
-  target: string,
+  origin: CarrierRequest | undefined,
   input: unknown,
   context: (request: OperationRequest) => InvocationContext,
 ): OperationRequest {
-  const request = new CallRequest(headers, target, input);
+  const request = new CallRequest(headers, origin, input);
   request[INVOCATION] = context(request as OperationRequest);
   return request as OperationRequest;
 }

@@ -1,0 +1,104 @@
+import { Module } from '@nestjs/common';
+import { ModuleRef, NestFactory } from '@nestjs/core';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLS_ID, CLS_REQ, ClsModule, ClsService } from 'nestjs-cls';
+import { afterAll, describe, expect, it } from 'vitest';
+import { clsCallScope } from './cls-call-scope.js';
+
+/** A real Nest app context with `ClsModule.forRoot(options)`, or none. */
+async function appWith(options?: Parameters<typeof ClsModule.forRoot>[0]) {
+  @Module({ imports: options ? [ClsModule.forRoot(options)] : [] })
+  class AppModule {}
+  const app = await NestFactory.createApplicationContext(AppModule, {
+    logger: false,
+  });
+  return { app, moduleRef: app.get(ModuleRef) };
+}
+
+describe('clsCallScope', () => {
+  const root = mkdtempSync(join(tmpdir(), 'nestjs-cls-peer-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('runs each call in a new context set up by the mounted middleware, never the one it is called in', async () => {
+    const { app, moduleRef } = await appWith({
+      global: true,
+      middleware: { mount: true, generateId: true },
+    });
+    try {
+      const cls = app.get(ClsService);
+      const scope = clsCallScope(moduleRef);
+      expect(scope).toBeDefined();
+      const request = { headers: {} };
+      const seen = await cls.run(async () => {
+        cls.set(CLS_ID, 'outer');
+        cls.set('leak', 'outer');
+        return scope!(request, {}, async () => ({
+          id: cls.getId(),
+          req: cls.get(CLS_REQ),
+          leak: cls.get('leak'),
+        }));
+      });
+
+      expect(seen.id).toEqual(expect.any(String));
+      expect(seen.id).not.toBe('outer');
+      expect(seen.req).toBe(request);
+      expect(seen.leak).toBeUndefined();
+      await expect(
+        scope!(request, {}, () => Promise.reject(new Error('failed'))),
+      ).rejects.toThrow('failed');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without the middleware mounted, runs each call in a new, empty context, never the one it is called in', async () => {
+    const { app, moduleRef } = await appWith({ global: true });
+    try {
+      const cls = app.get(ClsService);
+      const scope = clsCallScope(moduleRef);
+      const seen = await cls.run(async () => {
+        cls.set('leak', 'outer');
+        return scope!({}, {}, async () => ({
+          active: cls.isActive(),
+          leak: cls.get('leak'),
+          req: cls.get(CLS_REQ),
+        }));
+      });
+
+      expect(seen).toEqual({ active: true, leak: undefined, req: undefined });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is undefined where the app has no ClsModule', async () => {
+    const { app, moduleRef } = await appWith();
+    try {
+      expect(clsCallScope(moduleRef)).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is undefined where nestjs-cls is not installed, and throws where it does not load', async () => {
+    mkdirSync(join(root, 'without/node_modules'), { recursive: true });
+    const load = () =>
+      createRequire(join(root, 'without', 'main.js'))('nestjs-cls');
+    const { app, moduleRef } = await appWith({
+      middleware: { mount: true },
+    });
+    try {
+      expect(clsCallScope(moduleRef, load)).toBeUndefined();
+      expect(() =>
+        clsCallScope(moduleRef, () => {
+          throw new Error('broken');
+        }),
+      ).toThrow('broken');
+    } finally {
+      await app.close();
+    }
+  });
+});
