@@ -141,6 +141,7 @@ describe('the sample over stdio with the official SDK clients', () => {
         'orders_create',
         'orders_delete',
         'orders_get',
+        'orders_import',
         'orders_list',
         'orders_search',
       ]);
@@ -210,7 +211,7 @@ describe('the sample over stdio with the official SDK clients', () => {
       );
       try {
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(5);
+        expect(tools).toHaveLength(6);
         const result = await client.callTool({
           name: 'orders_create',
           arguments: { name: 'v2', amount: 2 },
@@ -424,7 +425,7 @@ describe('mcp: the raw stdin/stdout contract', () => {
     await session.close();
     expect(denied.result).toMatchObject({ isError: true });
     expect(textOf(denied)).toMatch(/^SECURITY_DENIED_003: /);
-    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(5);
+    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(6);
   });
 
   it('carries --tenant and --correlation into every call', async () => {

@@ -31,6 +31,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
 
     expect(tools.map((tool) => tool.name)).toEqual([
       'orders_create',
+      'orders_import',
       'orders_list',
       'orders_get',
       'orders_delete',
