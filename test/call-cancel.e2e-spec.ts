@@ -192,4 +192,65 @@ describe.each(DATABASES)('cancelling a call ($name)', (db) => {
     expect(operations.abortedAt).toBeUndefined();
     await dataSource.getRepository(ImportedRow).clear();
   });
+
+  /** A 2025 POST of `body` as the caller `authorization` names. */
+  function post2025(baseUrl: string, body: object, authorization: string) {
+    return fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'mcp-protocol-version': '2025-11-25',
+        authorization,
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
+  const importCall = (id: number, count: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'rows_import', arguments: { count } },
+  });
+  const cancelOf = (requestId: number) => ({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId, reason: 'the user gave up' },
+  });
+
+  it('a 2025 notifications/cancelled from the same caller cancels its call; from another caller it is ignored', async () => {
+    const { baseUrl, operations, dataSource } = running();
+    operations.written = 0;
+    const reply = post2025(baseUrl, importCall(30, 200), 'Bearer alice');
+    await vi.waitFor(() => expect(operations.written).toBeGreaterThan(1));
+
+    // Another caller naming the same id, and the caller naming another id.
+    for (const [authorization, id] of [
+      ['Bearer mallory', 30],
+      ['Bearer alice', 31],
+    ] as const) {
+      const ignored = await post2025(baseUrl, cancelOf(id), authorization);
+      expect(ignored.status).toBe(202);
+    }
+    await new Promise((settle) => setTimeout(settle, 60));
+    expect(operations.abortedAt).toBeUndefined();
+
+    const cancelledAt = Date.now();
+    const cancel = await post2025(baseUrl, cancelOf(30), 'Bearer alice');
+    expect(cancel.status).toBe(202);
+    const answer = (await (await reply).json()) as {
+      id: number;
+      result: { isError?: boolean; content: Array<{ text: string }> };
+    };
+    expect(answer.id).toBe(30);
+    expect(answer.result).toMatchObject({
+      isError: true,
+      content: [{ text: 'INTERNAL_CANCELLED_001: The call was cancelled.' }],
+    });
+    expect(operations.abortedAt! - cancelledAt).toBeLessThan(100);
+    await vi.waitFor(async () =>
+      expect(await dataSource.getRepository(ImportedRow).count()).toBe(0),
+    );
+  });
 });

@@ -26,10 +26,15 @@ import {
 } from '../mcp.constants.js';
 import type { McpDispatcher } from '../mcp.dispatcher.js';
 import { answerParts, answerText } from '../protocol/answer.writer.js';
-import { classifyMessage, type McpMessage } from '../protocol/mcp-message.js';
+import {
+  cancelledRequestId,
+  classifyMessage,
+  type McpMessage,
+} from '../protocol/mcp-message.js';
 import type { ProtocolEra } from '../protocol/protocol-era.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
 import { CarrierCancel } from './carrier-cancel.js';
+import { callerOf, InFlightCalls } from './in-flight-calls.js';
 import { HttpResponseStream } from './http-response-stream.js';
 import {
   checkRequestHeaders,
@@ -48,6 +53,9 @@ import {
  * one after another, each on its own.
  */
 export class HttpJsonRpc {
+  /** The 2025 calls under way here, for `notifications/cancelled`. */
+  private readonly inFlight = new InFlightCalls();
+
   constructor(private readonly dispatcher: McpDispatcher) {}
 
   /**
@@ -76,9 +84,12 @@ export class HttpJsonRpc {
       return sendJson(res, 400, refusal);
     }
     const stream = new HttpResponseStream(res, headers);
-    const response = await this.dispatcher.serve(
+    const response = await this.serve(
       classified,
-      { ...caller, signal: closeSignal(classified, res) },
+      message,
+      caller,
+      req,
+      res,
       stream,
     );
     if (stream.finish(response)) {
@@ -94,6 +105,51 @@ export class HttpJsonRpc {
       return sendJsonParts(res, status, parts);
     }
     sendJsonText(res, status, answerText(response));
+  }
+
+  /**
+   * Serves one message: a 2026 `tools/call` cancelled when its client
+   * closes the POST, a 2025 one when the same caller's
+   * `notifications/cancelled` names it.
+   */
+  private async serve(
+    classified: McpMessage,
+    message: unknown,
+    caller: McpCallerContext,
+    req: IncomingMessage,
+    res: ServerResponse,
+    stream: HttpResponseStream,
+  ): Promise<JsonRpcResponse | undefined> {
+    if (classified.era === 'modern') {
+      return this.dispatcher.serve(
+        classified,
+        { ...caller, signal: closeSignal(classified, res) },
+        stream,
+      );
+    }
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) {
+      this.inFlight.cancel(
+        callerOf(req.headers, req.socket.remoteAddress),
+        cancelled,
+      );
+    }
+    if (classified.kind !== 'request' || classified.method !== 'tools/call') {
+      return this.dispatcher.serve(classified, caller, stream);
+    }
+    const who = callerOf(req.headers, req.socket.remoteAddress);
+    const cancel = this.inFlight.track(who, classified.id);
+    try {
+      return await this.dispatcher.serve(
+        classified,
+        cancel ? { ...caller, signal: cancel } : caller,
+        stream,
+      );
+    } finally {
+      if (cancel) {
+        this.inFlight.forget(who, classified.id, cancel);
+      }
+    }
   }
 
   private async batch(
@@ -186,11 +242,7 @@ function closeSignal(
   classified: McpMessage,
   res: ServerResponse,
 ): CarrierCancel | undefined {
-  if (
-    classified.era !== 'modern' ||
-    classified.kind !== 'request' ||
-    classified.method !== 'tools/call'
-  ) {
+  if (classified.kind !== 'request' || classified.method !== 'tools/call') {
     return undefined;
   }
   const closed = new CarrierCancel();
