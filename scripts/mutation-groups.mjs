@@ -27,6 +27,8 @@ export const MUTATION_GROUPS = {
       'test/mcp-2026.e2e-spec.ts',
       'test/hostile-input.e2e-spec.ts',
       'test/hot-path.e2e-spec.ts',
+      'test/call-cancel.e2e-spec.ts',
+      'test/call-progress.e2e-spec.ts',
       'test/guard-check.e2e-spec.ts',
       'test/i18n.e2e-spec.ts',
       'test/response-stream.e2e-spec.ts',
@@ -52,6 +54,7 @@ export const MUTATION_GROUPS = {
       'test/mcp-http-limits.e2e-spec.ts',
       'test/sample-rules.e2e-spec.ts',
       'test/sample-bounds.e2e-spec.ts',
+      'test/nest-stack-*.e2e-spec.ts',
     ],
   },
   // The unit of work
