@@ -305,6 +305,56 @@ describe('McpStdioSession', () => {
     ).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('takes no line while its output is full, and goes on once it drains', async () => {
+    // A real stream nobody reads yet: its write answers false past 64 bytes.
+    const output = new PassThrough({ highWaterMark: 64 });
+    const input = new PassThrough();
+    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+      input,
+      output,
+      caller: { headers: {} },
+      maxMessageSize: 10_000,
+    });
+    const done = session.run();
+    const operations = moduleRef.get(SessionOperations);
+    operations.started = 0;
+    const turns = async () => {
+      for (let turn = 0; turn < 5; turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    input.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'gate_hold', arguments: {} } })}\n`,
+    );
+    await operations.untilStarted(1);
+    input.write(`${sayLine(1, 'one')}\n${sayLine(2, 'two')}\n`);
+    while (!output.writableNeedDrain) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    input.write(`${sayLine(3, 'three')}\n`);
+    await turns();
+    // Answers 1 and 2 fill the output: line 3 waits, unread, even once
+    // the held call has finished.
+    expect(input.isPaused()).toBe(true);
+    expect(input.readableLength).toBeGreaterThan(0);
+    operations.open();
+    await turns();
+    expect(input.readableLength).toBeGreaterThan(0);
+    // One writer, waiting for one drain.
+    expect(output.listenerCount('drain')).toBe(1);
+
+    const written: string[] = [];
+    output.on('data', (chunk: Buffer) => written.push(String(chunk)));
+    input.end();
+    await done;
+    const ids = written
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as Answer).id);
+    expect(ids).toEqual([1, 2, 9, 3]);
+  });
+
   it('stops reading while maxInFlight calls are under way, and reads on as they finish', async () => {
     const operations = moduleRef.get(SessionOperations);
     operations.started = 0;
