@@ -7,7 +7,8 @@ type Wake = () => void;
 const waiting = new WeakMap<Socket, Set<Wake>>();
 
 /**
- * Waits until a request's answer can go straight onto its connection. Node
+ * Waits until a request's answer can go straight onto its connection (at
+ * once, without a promise, when it can already). Node
  * hands pipelined requests over all at once and holds the answers of all but
  * the first in memory, so a client that pipelines and never reads would make
  * the server compute and hold every answer. Resolves `true` once the response
@@ -18,8 +19,17 @@ const waiting = new WeakMap<Socket, Set<Wake>>();
 export function connectionTurn(
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<boolean> {
+): boolean | Promise<boolean> {
   const connection = req.socket;
+  // The usual case, answered at once: nothing to wait for.
+  if (
+    res.socket &&
+    !connection.writableNeedDrain &&
+    !connection.destroyed &&
+    !res.destroyed
+  ) {
+    return true;
+  }
   return new Promise((resolve) => {
     let stop: Wake = () => undefined;
     const step = (): void => {

@@ -104,7 +104,13 @@ function isPlainData(value: unknown, depth: number): boolean {
     return false;
   }
   if (Array.isArray(value)) {
-    return value.every((item) => isPlainData(item, depth + 1));
+    // A loop rather than `every`: no closure per array on every call.
+    for (let index = 0; index < value.length; index++) {
+      if (!isPlainData(value[index], depth + 1)) {
+        return false;
+      }
+    }
+    return true;
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {

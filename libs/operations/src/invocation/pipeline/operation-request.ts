@@ -43,6 +43,14 @@ class CallRequest {
   readonly #carrier: CarrierHeaders;
   #headers?: Readonly<Record<string, string | undefined>>;
 
+  /** One getter for every request: a closure per call would give each its own shape. */
+  static readonly #headersProperty: PropertyDescriptor = {
+    enumerable: true,
+    get(this: CallRequest) {
+      return (this.#headers ??= normalizedHeaders(this.#carrier));
+    },
+  };
+
   constructor(
     carrier: CarrierHeaders,
     readonly url: string,
@@ -51,10 +59,7 @@ class CallRequest {
     this.#carrier = carrier;
     // An own, enumerable property, as on an HTTP request (a spread or a
     // logger sees it), read on first use.
-    Object.defineProperty(this, 'headers', {
-      enumerable: true,
-      get: () => (this.#headers ??= normalizedHeaders(this.#carrier)),
-    });
+    Object.defineProperty(this, 'headers', CallRequest.#headersProperty);
   }
 
   get(name: string): string | undefined {
