@@ -65,7 +65,7 @@ const MODE =
 
 const PROFILES = {
   full: {
-    rounds: 5,
+    rounds: 7,
     warmup: 2,
     duration: 5,
     scaleRounds: 3,

@@ -21,21 +21,17 @@ export function connectionTurn(
   res: ServerResponse,
 ): boolean | Promise<boolean> {
   const connection = req.socket;
-  // The usual case, answered at once: nothing to wait for.
-  if (
-    res.socket &&
-    !connection.writableNeedDrain &&
-    !connection.destroyed &&
-    !res.destroyed
-  ) {
-    return true;
+  const now = turnNow(connection, res);
+  if (now !== undefined) {
+    return now;
   }
   return new Promise((resolve) => {
     let stop: Wake = () => undefined;
     const step = (): void => {
       stop();
-      if (connection.destroyed || res.destroyed) {
-        return resolve(false);
+      const decided = turnNow(connection, res);
+      if (decided !== undefined) {
+        return resolve(decided);
       }
       if (!res.socket) {
         res.once('socket', step);
@@ -44,14 +40,24 @@ export function connectionTurn(
           res.off('socket', step);
           unwatch();
         };
-      } else if (connection.writableNeedDrain) {
-        stop = watch(connection, step);
       } else {
-        resolve(true);
+        stop = watch(connection, step);
       }
     };
     step();
   });
+}
+
+/**
+ * Whether the response may be computed now: `false` once the connection
+ * or the response is gone, `true` when it owns the socket and the socket's
+ * buffer is drained, undefined while it has to wait.
+ */
+function turnNow(connection: Socket, res: ServerResponse): boolean | undefined {
+  if (connection.destroyed || res.destroyed) {
+    return false;
+  }
+  return res.socket && !connection.writableNeedDrain ? true : undefined;
 }
 
 /** Calls `wake` on the connection's next `drain` or `close`; returns how to stop. */
