@@ -229,8 +229,7 @@ export class McpStdioSession {
     }
     this.pending = [];
     const { output } = this.options;
-    const text = lines.length === 1 ? lines[0] : lines.join('');
-    if (output.write(text) === false && output.once && !this.blocked) {
+    if (output.write(lines.join('')) === false && output.once && !this.blocked) {
       this.blocked = true;
       this.options.input.pause();
       output.once('drain', () => {
