@@ -80,6 +80,8 @@ type Answer = {
 class Harness {
   readonly input = new PassThrough();
   readonly lines: string[] = [];
+  /** Every text the session wrote, as it wrote it. */
+  readonly writes: string[] = [];
   readonly done: Promise<void>;
   private readonly waiters: Array<() => void> = [];
 
@@ -92,6 +94,7 @@ class Harness {
       input: this.input,
       output: {
         write: (text: string) => {
+          this.writes.push(text);
           this.lines.push(...text.split('\n').filter(Boolean));
           this.waiters.splice(0).forEach((wake) => wake());
         },
@@ -259,6 +262,45 @@ describe('McpStdioSession', () => {
           structuredContent: { text: 'after' },
         }),
       }),
+    ]);
+  });
+
+  it('reads an input that emits text (an encoding set on it) as it reads bytes', async () => {
+    const session = new Harness(moduleRef, 10_000);
+    session.input.setEncoding('utf8');
+    session.input.write(`${sayLine(1, '中文')}\n${sayLine(2, 'two')}`);
+    await session.close();
+    expect(
+      session.answers().map((answer) => answer.result?.structuredContent),
+    ).toEqual([{ text: '中文' }, { text: 'two' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Each write carries whole lines, and there is no empty one.
+    expect(session.writes.every((text) => /^(.+\n)+$/.test(text))).toBe(true);
+  });
+
+  it('never waits on an output that says it is full but has no drain event', async () => {
+    const input = new PassThrough();
+    const lines: string[] = [];
+    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+      input,
+      output: {
+        write: (text: string) => {
+          lines.push(...text.split('\n').filter(Boolean));
+          return false;
+        },
+      },
+      caller: { headers: {} },
+      maxMessageSize: 10_000,
+    });
+    const done = session.run();
+    input.write(`${sayLine(1, 'one')}\n`);
+    while (lines.length === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    input.end(`${sayLine(2, 'two')}\n`);
+    await done;
+    expect(lines.map((line) => (JSON.parse(line) as Answer).id)).toEqual([
+      1, 2,
     ]);
   });
 

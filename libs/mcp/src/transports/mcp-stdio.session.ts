@@ -133,10 +133,6 @@ export class McpStdioSession {
       }
       this.append(chunk, this.at, newline);
       this.at = newline + 1;
-      if (this.at === chunk.length) {
-        this.unread.shift();
-        this.at = 0;
-      }
       this.endLine();
     }
     input.pause();
@@ -229,7 +225,11 @@ export class McpStdioSession {
     }
     this.pending = [];
     const { output } = this.options;
-    if (output.write(lines.join('')) === false && output.once && !this.blocked) {
+    if (
+      output.write(lines.join('')) === false &&
+      output.once &&
+      !this.blocked
+    ) {
       this.blocked = true;
       this.options.input.pause();
       output.once('drain', () => {
