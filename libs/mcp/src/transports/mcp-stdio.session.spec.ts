@@ -172,11 +172,15 @@ describe('McpStdioSession', () => {
       const session = new Harness(moduleRef, LIMIT);
       session.input.write(`${lineOfBytes(1, LIMIT, 'x')}\n`);
       session.input.write(`${lineOfBytes(2, LIMIT, '中')}\n`);
+      // Two in one chunk: the second is counted from its own start.
+      session.input.write(
+        `${lineOfBytes(3, LIMIT, 'x')}\n${lineOfBytes(4, LIMIT, 'x')}\n`,
+      );
       await session.close();
 
       const answers = session.answers();
       expect(answers.filter((answer) => answer.error)).toEqual([]);
-      expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2]);
+      expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
       expect(
         answers.find((answer) => answer.id === 2)?.result?.structuredContent
           ?.text,

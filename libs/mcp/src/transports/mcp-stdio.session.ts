@@ -91,7 +91,7 @@ export class McpStdioSession {
     return new Promise<void>((resolve, reject) => {
       input.on('data', (chunk: Buffer | string) => {
         this.unread.push(
-          typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk,
+          typeof chunk === 'string' ? Buffer.from(chunk) : chunk,
         );
         this.take();
       });
