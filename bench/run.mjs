@@ -23,7 +23,7 @@
 //   BENCH_ONLY=compare,scale    only those sections
 //   node bench/run.mjs --render bench/results/<file>.json   README from a run
 import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,7 @@ import {
   AUTHORIZATION,
   NESTOPS_HTTP,
   NESTOPS_STDIO,
+  STDIO_SCRIPTS,
   PROTOCOL_VERSION,
   SERVERS,
   TOOL_CALL,
@@ -64,7 +65,7 @@ const MODE =
 
 const PROFILES = {
   full: {
-    rounds: 5,
+    rounds: 7,
     warmup: 2,
     duration: 5,
     scaleRounds: 3,
@@ -73,6 +74,8 @@ const PROFILES = {
     probeCount: 400,
     operations: 1000,
     stdioLines: 20_000,
+    stdioWarmup: 2_000,
+    stdioRounds: 3,
     memoryCalls: [1_000, 10_000, 100_000],
     sections: ['compare', 'scale', 'stdio', 'memory', 'profile', 'legacy'],
   },
@@ -86,6 +89,8 @@ const PROFILES = {
     probeCount: 200,
     operations: 1000,
     stdioLines: 5_000,
+    stdioWarmup: 1_000,
+    stdioRounds: 2,
     memoryCalls: [1_000, 10_000],
     sections: ['compare', 'scale', 'stdio', 'memory', 'legacy'],
   },
@@ -98,7 +103,9 @@ const PROFILES = {
     listAmount: 50,
     probeCount: 10,
     operations: 20,
-    stdioLines: 100,
+    stdioLines: Number(process.env.BENCH_STDIO_LINES ?? 100),
+    stdioWarmup: 0,
+    stdioRounds: 1,
     memoryCalls: [100, 300],
     connections: 10,
     sections: ['compare', 'scale', 'stdio', 'memory'],
@@ -232,19 +239,31 @@ const listCheck = (count, language) => (body) => {
     throw new Error(`tools/list ${language}: title ${items?.title}`);
 };
 
+/**
+ * The apps the scale section compares: 1 operation; N operations with a
+ * DTO class each (N distinct DTO classes); N operations of which the N - 1
+ * generated ones share one input and one output DTO class.
+ */
+const SCALE_VARIANTS = (n) => [
+  { key: 'one', operations: 1, env: {} },
+  { key: 'many', operations: n, env: {} },
+  { key: 'shared', operations: n, env: { BENCH_SHARED: '1' } },
+];
+
 async function scale(catalogue) {
-  const variants = [1, config.operations];
-  const samples = Object.fromEntries(variants.map((n) => [n, []]));
+  const variants = SCALE_VARIANTS(config.operations);
+  const samples = Object.fromEntries(variants.map((v) => [v.key, []]));
   for (let round = 0; round < config.scaleRounds; round++) {
-    for (const operations of rotate(variants, round)) {
+    for (const { key, operations, env } of rotate(variants, round)) {
       const running = await startServer(NESTOPS_HTTP.script, {
-        env: { BENCH_OPS: String(operations), BENCH_I18N: catalogue },
+        env: { BENCH_OPS: String(operations), BENCH_I18N: catalogue, ...env },
       });
       try {
         const sample = {
           round,
           bootMs: running.ready.bootMs,
           readyMs: running.ready.sinceProcessStartMs,
+          startCpuMs: running.ready.cpuMs,
           wallMs: running.wallMs,
           generatedMs: running.ready.generatedMs,
           list: {},
@@ -291,9 +310,9 @@ async function scale(catalogue) {
         sample.ping.latency = await probeLatency(running.port, PING, {
           count: config.probeCount,
         });
-        samples[operations].push(sample);
+        samples[key].push(sample);
         log(
-          `scale round ${round + 1}/${config.scaleRounds} ops=${operations} boot ${sample.bootMs.toFixed(0)} ms, call ${sample.call.rps.toFixed(0)} req/s, ` +
+          `scale round ${round + 1}/${config.scaleRounds} ${key} ops=${operations} startup CPU ${sample.startCpuMs.toFixed(0)} ms, boot ${sample.bootMs.toFixed(0)} ms, call ${sample.call.rps.toFixed(0)} req/s, ` +
             `list en ${sample.list['en-US'].rps.toFixed(0)} req/s (${(sample.list['en-US'].bytes / 1024).toFixed(0)} kB) zh ${sample.list['zh-CN'].rps.toFixed(0)} req/s, ping ${sample.ping.rps.toFixed(0)} req/s`,
         );
       } finally {
@@ -303,6 +322,7 @@ async function scale(catalogue) {
   }
   const summary = (runs) => ({
     bootMs: median(runs.map((r) => r.bootMs)),
+    startCpuMs: median(runs.map((r) => r.startCpuMs)),
     readyMs: median(runs.map((r) => r.readyMs)),
     wallMs: median(runs.map((r) => r.wallMs)),
     generatedMs: median(runs.map((r) => r.generatedMs)),
@@ -332,8 +352,10 @@ async function scale(catalogue) {
       }),
     ),
   });
-  const one = samples[1];
-  const many = samples[config.operations];
+  const { one, many, shared } = samples;
+  /** Median of the rounds' differences to the 1-operation app. */
+  const delta = (runs, pick) =>
+    median(runs.map((r, i) => pick(r) - pick(one[i])));
   return {
     operations: config.operations,
     rounds: config.scaleRounds,
@@ -341,6 +363,10 @@ async function scale(catalogue) {
     probeCount: config.probeCount,
     one: summary(one),
     many: summary(many),
+    shared: summary(shared),
+    startCpuDeltaMs: delta(many, (r) => r.startCpuMs),
+    sharedStartCpuDeltaMs: delta(shared, (r) => r.startCpuMs),
+    sharedStartupDeltaMs: delta(shared, (r) => r.bootMs),
     startupDeltaMs: median(many.map((r, i) => r.bootMs - one[i].bootMs)),
     readyDeltaMs: median(many.map((r, i) => r.readyMs - one[i].readyMs)),
     callRatio: median(many.map((r, i) => r.call.rps / one[i].call.rps)),
@@ -351,68 +377,157 @@ async function scale(catalogue) {
 
 // ---------------------------------------------------------------- stdio
 
-async function stdio() {
-  const lines = config.stdioLines;
-  const child = spawn(
-    process.execPath,
-    [NESTOPS_STDIO, 'mcp', '--authorization', AUTHORIZATION],
-    {
-      env: { ...process.env, BENCH_OPS: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+/** The stdio servers, baseline (the SDK v1 stdio server) first. */
+const STDIO_SERVERS = [
+  {
+    id: 'sdk-v1',
+    label: 'SDK v1 stdio server',
+    args: [STDIO_SCRIPTS.sdkV1],
+  },
+  {
+    id: 'sdk-v2',
+    label: 'SDK v2 stdio server',
+    args: [STDIO_SCRIPTS.sdkV2],
+  },
+  {
+    id: 'nestops',
+    label: '@nestops/mcp stdio host (runCli mcp)',
+    args: [NESTOPS_STDIO, 'mcp', '--authorization', AUTHORIZATION],
+    env: { BENCH_OPS: '1' },
+  },
+];
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far (user + system, all threads), in µs. */
+function processCpuUs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3, utime 14 and stime 15 (1-based).
+  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6;
+}
+
+/** A process's peak resident set size so far (VmHWM), in bytes. */
+function peakRss(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+const INITIALIZE = rpc(0, 'initialize', {
+  protocolVersion: PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'bench', version: '1.0.0' },
+});
+const INITIALIZED = JSON.stringify({
+  jsonrpc: '2.0',
+  method: 'notifications/initialized',
+});
+
+/**
+ * One stdio server, spawned: initialised, one checked tools/call, then
+ * `warmup` and `calls` tools/call lines with `inFlight` of them under way
+ * (a new line written for every answer), the server's CPU time read from
+ * /proc before and after the measured calls and its peak RSS at the end.
+ */
+async function stdioRun(server, { calls, warmup, inFlight }) {
+  const child = spawn(process.execPath, server.args, {
+    env: { ...process.env, ...server.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-4000);
   });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
   let buffered = '';
-  let waiting;
-  const answers = [];
+  let answered = 0;
+  let failed = 0;
+  let last = '';
+  let onAnswers = () => {};
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
     buffered += chunk;
+    let count = 0;
     let end;
     while ((end = buffered.indexOf('\n')) >= 0) {
-      answers.push(buffered.slice(0, end));
+      last = buffered.slice(0, end);
       buffered = buffered.slice(end + 1);
-      if (waiting && answers.length >= waiting.count) waiting.resolve();
+      if (last.includes('"isError":true') || last.includes('"error":'))
+        failed++;
+      count++;
     }
+    answered += count;
+    if (count) onAnswers(count);
   });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const until = (count) =>
-    new Promise((resolve, reject) => {
-      if (answers.length >= count) return resolve();
-      waiting = { count, resolve };
-      void exited.then((code) =>
-        reject(new Error(`stdio host exited with ${code}\n${stderr}`)),
-      );
-    });
+  const failure = exited.then((code) => {
+    throw new Error(`${server.id} exited with ${code}\n${stderr}`);
+  });
+  let nextId = 1;
+  const line = () => TOOL_CALL.replace('"id":1', `"id":${nextId++}`);
+  /** Resolves once `count` more calls are answered, `inFlight` at a time. */
+  const pipeline = (count) =>
+    Promise.race([
+      failure,
+      new Promise((resolve) => {
+        const target = answered + count;
+        let written = 0;
+        const write = (n) => {
+          const batch = [];
+          while (batch.length < n && written < count) {
+            batch.push(line());
+            written++;
+          }
+          if (batch.length) child.stdin.write(batch.join('\n') + '\n');
+        };
+        onAnswers = (n) => {
+          if (answered >= target) return resolve();
+          write(n);
+        };
+        write(inFlight);
+      }),
+    ]);
+  /** Resolves once `target` answers have come in all told. */
+  const until = (target) =>
+    Promise.race([
+      failure,
+      new Promise((resolve) => {
+        onAnswers = () => answered >= target && resolve();
+        onAnswers();
+      }),
+    ]);
   try {
-    child.stdin.write(TOOL_CALL + '\n'); // answered once the app is up
-    await until(1);
+    child.stdin.write(`${INITIALIZE}\n${INITIALIZED}\n`);
+    await until(1); // the initialize answer, once the server is up
+    await pipeline(1);
     checkToolCall({
       headers: { 'content-type': 'application/json' },
-      body: answers[0],
+      body: last,
     });
-    const body =
-      Array.from({ length: lines }, (_, i) =>
-        TOOL_CALL.replace('"id":1', `"id":${i + 2}`),
-      ).join('\n') + '\n';
+    if (warmup) await pipeline(warmup);
+    const cpuBefore = processCpuUs(child.pid);
     const started = performance.now();
-    child.stdin.write(body);
-    await until(lines + 1);
+    await pipeline(calls);
     const seconds = (performance.now() - started) / 1000;
-    const failed = answers.filter((a) => a.includes('"isError":true')).length;
-    if (failed) throw new Error(`stdio: ${failed} answers with isError`);
+    const cpuUs = (processCpuUs(child.pid) - cpuBefore) / calls;
+    const rss = peakRss(child.pid);
+    if (failed) throw new Error(`${server.id}: ${failed} answers with errors`);
     checkToolCall({
       headers: { 'content-type': 'application/json' },
-      body: answers[answers.length - 1],
+      body: last,
     });
-    const result = { lines, seconds, linesPerSecond: lines / seconds };
-    log(
-      `stdio ${lines} pipelined lines: ${result.linesPerSecond.toFixed(0)}/s`,
-    );
-    return result;
+    return {
+      calls,
+      seconds,
+      callsPerSecond: calls / seconds,
+      cpuUs,
+      peakRss: rss,
+    };
   } finally {
     child.stdin.end();
     await Promise.race([
@@ -421,6 +536,46 @@ async function stdio() {
     ]);
     if (child.exitCode === null) child.kill('SIGKILL');
   }
+}
+
+async function stdio() {
+  const options = {
+    calls: config.stdioLines,
+    warmup: config.stdioWarmup,
+    inFlight: 64,
+  };
+  const samples = Object.fromEntries(STDIO_SERVERS.map((s) => [s.id, []]));
+  for (let round = 0; round < config.stdioRounds; round++) {
+    for (const server of rotate(STDIO_SERVERS, round)) {
+      const result = await stdioRun(server, options);
+      samples[server.id].push({ round, ...result });
+      log(
+        `stdio round ${round + 1}/${config.stdioRounds} ${server.id.padEnd(8)} ${result.callsPerSecond.toFixed(0)} calls/s, ` +
+          `server CPU ${result.cpuUs.toFixed(1)} µs/call, peak RSS ${mb(result.peakRss)}`,
+      );
+    }
+  }
+  const base = samples[STDIO_SERVERS[0].id];
+  return {
+    ...options,
+    rounds: config.stdioRounds,
+    rows: STDIO_SERVERS.map((server) => {
+      const runs = samples[server.id];
+      const cpuRatios = runs.map((run, i) => base[i].cpuUs / run.cpuUs);
+      return {
+        id: server.id,
+        label: server.label,
+        callsPerSecond: median(runs.map((r) => r.callsPerSecond)),
+        cpuUs: median(runs.map((r) => r.cpuUs)),
+        cpuRatio: median(cpuRatios),
+        cpuRatioMin: Math.min(...cpuRatios),
+        cpuRatioMax: Math.max(...cpuRatios),
+        peakRssMin: Math.min(...runs.map((r) => r.peakRss)),
+        peakRssMax: Math.max(...runs.map((r) => r.peakRss)),
+        rounds: runs,
+      };
+    }),
+  };
 }
 
 // ---------------------------------------------------------------- memory
@@ -555,11 +710,17 @@ async function legacy() {
 
 // ---------------------------------------------------------------- targets
 
-/** Each target of issue 13 with its figure and met / not met in this run. */
+/** The range over the rounds of `other`'s CPU per request over `ours`. */
+function cpuRange(ours, other) {
+  const ratios = ours.rounds.map((run, i) => other.rounds[i].cpuUs / run.cpuUs);
+  return `${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}`;
+}
+
+/** Each target of issues 13 and 21 with its figure and met / not met in this run. */
 function targets(results) {
   const list = [];
   const add = (target, measured, met) => list.push({ target, measured, met });
-  const { compare: c, scale: s, memory: m } = results;
+  const { compare: c, scale: s, stdio: io, memory: m } = results;
   if (c) {
     const row = (id) => c.rows.find((r) => r.id === id);
     const ours = row('nestops');
@@ -572,7 +733,24 @@ function targets(results) {
       `${ours.ratio.toFixed(2)}x (rounds ${ours.ratioMin.toFixed(2)} to ${ours.ratioMax.toFixed(2)}; by server CPU per request ${cpuRatio.toFixed(2)}x)`,
       ours.ratio >= 0.95,
     );
+    add(
+      'issue 21: tools/call at least 1.05x the plain Nest route by server CPU per request (median of the rounds)',
+      `${cpuRatio.toFixed(2)}x (rounds ${cpuRange(ours, c.rows[0])})`,
+      cpuRatio >= 1.05,
+    );
     const peers = ['rekog', 'sdk'].map(row);
+    const cpuVs = (peer) =>
+      median(ours.rounds.map((run, i) => peer.rounds[i].cpuUs / run.cpuUs));
+    add(
+      'issue 21: tools/call at least 2x @rekog/mcp-nest and the SDK by server CPU per request',
+      peers
+        .map(
+          (p) =>
+            `${cpuVs(p).toFixed(2)}x ${p.label.split(' ')[0]} (rounds ${cpuRange(ours, p)})`,
+        )
+        .join(', '),
+      peers.every((p) => cpuVs(p) >= 2),
+    );
     add(
       'tools/call above every peer MCP server',
       peers
@@ -603,6 +781,16 @@ function targets(results) {
       lists.every(([, l]) => l.rps >= 5 * 289),
     );
     add(
+      `issue 21: +${s.operations - 1} operations sharing one output DTO cost under 0.4 s of startup CPU`,
+      `+${(s.sharedStartCpuDeltaMs / 1000).toFixed(2)} s (${(s.one.startCpuMs / 1000).toFixed(2)} s to ${(s.shared.startCpuMs / 1000).toFixed(2)} s)`,
+      s.sharedStartCpuDeltaMs < 400,
+    );
+    add(
+      `issue 21: ${s.operations} distinct DTO classes cost under 1 s more startup CPU than one operation`,
+      `+${(s.startCpuDeltaMs / 1000).toFixed(2)} s (${(s.one.startCpuMs / 1000).toFixed(2)} s to ${(s.many.startCpuMs / 1000).toFixed(2)} s)`,
+      s.startCpuDeltaMs < 1000,
+    );
+    add(
       `+${s.operations - 1} operations add under 0.5 s to startup (NestFactory.create to listening)`,
       `+${(s.startupDeltaMs / 1000).toFixed(2)} s (${(s.one.bootMs / 1000).toFixed(2)} s to ${(s.many.bootMs / 1000).toFixed(2)} s)`,
       s.startupDeltaMs < 500,
@@ -611,6 +799,21 @@ function targets(results) {
       `a call with ${s.operations} DTO classes loaded at least 0.9x a call with one`,
       `${s.callRatio.toFixed(2)}x (server CPU per call ${s.callCpuRatio.toFixed(2)}x)`,
       s.callRatio >= 0.9,
+    );
+  }
+  if (io) {
+    const [v1, , ours] = ['sdk-v1', 'sdk-v2', 'nestops'].map((id) =>
+      io.rows.find((r) => r.id === id),
+    );
+    add(
+      `issue 21: stdio, ${io.inFlight} calls in flight, at least 1.0x the SDK v1 stdio server by server CPU per call (median of the rounds)`,
+      `${ours.cpuRatio.toFixed(2)}x (rounds ${ours.cpuRatioMin.toFixed(2)} to ${ours.cpuRatioMax.toFixed(2)}; ${ours.cpuUs.toFixed(1)} against ${v1.cpuUs.toFixed(1)} µs)`,
+      ours.cpuRatio >= 1,
+    );
+    add(
+      `issue 21: stdio peak RSS within 1.3x of the SDK v1 stdio server's over ${io.rounds} runs`,
+      `${mb(ours.peakRssMin)} to ${mb(ours.peakRssMax)} against ${mb(v1.peakRssMin)} to ${mb(v1.peakRssMax)} (${(ours.peakRssMax / v1.peakRssMax).toFixed(2)}x, highest to highest)`,
+      ours.peakRssMax <= 1.3 * v1.peakRssMax,
     );
   }
   if (m) {

@@ -28,16 +28,26 @@ interface ListFigures {
   cpuUs: number;
 }
 
+interface ScaleFigures {
+  bootMs: number;
+  startCpuMs: number;
+  list: Record<string, ListFigures>;
+}
+
 interface Results {
   mode: string;
   machine: { cpu: string; cores: number; node: string; date: string };
   compare: { rows: Row[] };
   scale: {
     operations: number;
-    one: { bootMs: number; list: Record<string, ListFigures> };
-    many: { bootMs: number; list: Record<string, ListFigures> };
+    one: ScaleFigures;
+    many: ScaleFigures;
+    shared: ScaleFigures;
   };
-  stdio: { lines: number; linesPerSecond: number };
+  stdio: {
+    calls: number;
+    rows: { id: string; label: string; cpuUs: number; peakRssMax: number }[];
+  };
   memory: {
     calls: number[];
     servers: Record<string, { after: { calls: number; rss: number }[] }>;
@@ -132,14 +142,31 @@ describe('the benchmark harness', () => {
       expect(scale.many.list[language].cpuUs).toBeGreaterThan(0);
     }
     expect(scale.one.bootMs).toBeGreaterThan(0);
-    expect(results.stdio.lines).toBeGreaterThan(0);
+    for (const app of [scale.one, scale.many, scale.shared]) {
+      expect(app.startCpuMs).toBeGreaterThan(0);
+    }
+    expect(scale.shared.list['en-US'].bytes).toBeGreaterThan(
+      scale.one.list['en-US'].bytes,
+    );
+    const { stdio } = results;
+    expect(stdio.calls).toBeGreaterThan(0);
+    expect(stdio.rows.map((row) => row.id)).toEqual([
+      'sdk-v1',
+      'sdk-v2',
+      'nestops',
+    ]);
+    for (const row of stdio.rows) {
+      expect(row.cpuUs).toBeGreaterThan(0);
+      expect(row.peakRssMax).toBeGreaterThan(0);
+      expect(run.stdout).toContain(row.label);
+    }
     const { memory } = results;
     expect(Object.keys(memory.servers)).toEqual(['nest-route', 'nestops']);
     for (const server of Object.values(memory.servers)) {
       expect(server.after.map((each) => each.calls)).toEqual(memory.calls);
       for (const each of server.after) expect(each.rss).toBeGreaterThan(0);
     }
-    expect(results.targets.length).toBeGreaterThanOrEqual(7);
+    expect(results.targets.length).toBeGreaterThanOrEqual(13);
     for (const target of results.targets) {
       expect(typeof target.met).toBe('boolean');
       expect(run.stdout).toContain(target.measured);

@@ -76,14 +76,27 @@ function compareHeading(compare) {
 }
 
 function scaleTable(scale) {
-  const row = (name, pick) => [name, pick(scale.one), pick(scale.many)];
+  const apps = [scale.one, scale.many, ...(scale.shared ? [scale.shared] : [])];
+  const row = (name, pick) => [name, ...apps.map((app) => pick(app))];
   const list = (lang, field, format) => (s) => format(s.list[lang][field]);
   return [
     [
       'this library, nestjs-i18n en-US + zh-CN',
       '1 operation',
-      `${scale.operations} operations`,
+      `${scale.operations} operations, a DTO class each`,
+      ...(scale.shared
+        ? [
+            `${scale.operations} operations, ${scale.operations - 1} sharing one input and one output DTO`,
+          ]
+        : []),
     ],
+    ...(scale.one.startCpuMs === undefined
+      ? []
+      : [
+          row('startup CPU: process start to listening', (s) =>
+            ms(s.startCpuMs),
+          ),
+        ]),
     row('startup: NestFactory.create to listening', (s) => ms(s.bootMs)),
     row('startup: process start to listening', (s) => ms(s.readyMs)),
     row('startup: spawn to ready (wall)', (s) => ms(s.wallMs)),
@@ -112,6 +125,13 @@ function scaleTable(scale) {
 
 function scaleLines(scale) {
   return [
+    ...(scale.startCpuDeltaMs === undefined
+      ? []
+      : [
+          `startup CPU (process start to listening), median of the rounds' differences to the 1-operation app: ` +
+            `+${ms(scale.sharedStartCpuDeltaMs)} for +${scale.operations - 1} operations sharing one output DTO, ` +
+            `+${ms(scale.startCpuDeltaMs)} for ${scale.operations} distinct DTO classes`,
+        ]),
     `+${scale.operations - 1} operations: startup +${ms(scale.startupDeltaMs)} ` +
       `(NestFactory.create to listening; process start to listening +${ms(scale.readyDeltaMs)}), ` +
       `a call ${x(scale.callRatio)} the throughput and ${x(scale.callCpuRatio)} the server CPU (medians of ${scale.rounds} rounds)`,
@@ -129,9 +149,40 @@ function scaleLines(scale) {
   ];
 }
 
+function stdioHeading(stdio) {
+  return (
+    `${stdio.rounds} rounds (rotated order, each server a fresh process): initialize, one checked call, ` +
+    `${int(stdio.warmup)} calls of warm-up, then ${int(stdio.calls)} tools/call lines with ${stdio.inFlight} in flight ` +
+    `(a new line for every answer); server CPU/call = the server process's CPU time (user + system, from /proc) over the measured calls; ` +
+    `peak RSS = its VmHWM at the end, lowest to highest over the rounds; x SDK v1 = median of the rounds' CPU-per-call ratios`
+  );
+}
+
+function stdioTable(stdio) {
+  return [
+    [
+      'server',
+      'calls/s',
+      'server CPU/call',
+      'x SDK v1 (CPU)',
+      'rounds',
+      'peak RSS',
+    ],
+    ...stdio.rows.map((row) => [
+      row.label,
+      int(row.callsPerSecond),
+      `${row.cpuUs.toFixed(1)} µs`,
+      x(row.cpuRatio),
+      `${row.cpuRatioMin.toFixed(2)}-${row.cpuRatioMax.toFixed(2)}`,
+      `${mb(row.peakRssMin)} - ${mb(row.peakRssMax)}`,
+    ]),
+  ];
+}
+
 function otherLines(results) {
   const lines = [];
-  if (results.stdio)
+  if (results.stdio && !results.stdio.rows)
+    // Runs before issue 21: 20,000 lines written at once.
     lines.push(
       `stdio (runCli mcp): ${int(results.stdio.linesPerSecond)} tools/call lines/s ` +
         `(${int(results.stdio.lines)} pipelined lines in ${results.stdio.seconds.toFixed(2)} s)`,
@@ -195,13 +246,20 @@ export function renderText(results) {
         '\n' +
         scaleLines(results.scale).join('\n'),
     );
+  if (results.stdio?.rows)
+    parts.push(
+      '\nstdio\n' +
+        stdioHeading(results.stdio) +
+        '\n' +
+        columns(stdioTable(results.stdio)),
+    );
   const other = otherLines(results);
   if (other.length) parts.push('\n' + other.join('\n'));
   if (results.profile)
     parts.push('\nCPU profiles\n' + profileLines(results.profile).join('\n'));
   if (results.targets.length)
     parts.push(
-      '\nTargets of issue 13\n' + columns(targetTable(results.targets)),
+      '\nTargets (issues 13 and 21)\n' + columns(targetTable(results.targets)),
     );
   return parts.join('\n');
 }
@@ -227,11 +285,16 @@ export function renderMarkdown(results, file) {
         '\n\n' +
         scaleLines(results.scale).join('\n'),
     );
+  if (results.stdio?.rows)
+    parts.push(
+      '### stdio\n\n' +
+        stdioHeading(results.stdio) +
+        '.\n\n' +
+        markdownTable(stdioTable(results.stdio)),
+    );
   const other = otherLines(results);
   if (other.length)
-    parts.push(
-      '### stdio and memory\n\n' + other.map((l) => `- ${l}`).join('\n'),
-    );
+    parts.push('### Memory\n\n' + other.map((l) => `- ${l}`).join('\n'));
   if (results.targets.length)
     parts.push('### Targets\n\n' + markdownTable(targetTable(results.targets)));
   if (results.profile)

@@ -83,6 +83,11 @@ export const SERVERS = [
 
 export const NESTOPS_HTTP = SERVERS[1];
 export const NESTOPS_STDIO = dir('nestops-stdio.cjs');
+/** The SDK's stdio servers, the peers of the stdio host. */
+export const STDIO_SCRIPTS = {
+  sdkV1: dir('sdk-v1-stdio.mjs'),
+  sdkV2: dir('sdk-v2-stdio.mjs'),
+};
 
 /** Throws unless `value.items` is the ten items (`where` names it). */
 export function checkItems(value, where) {

@@ -92,10 +92,13 @@ function reportReady(port, extra = {}) {
         (error) => process.send({ reply: cmd, error: String(error) }),
       );
   });
+  const cpu = process.cpuUsage();
   process.send({
     ready: true,
     port,
     sinceProcessStartMs: performance.now(),
+    // The process's CPU time from its start to listening (all threads).
+    cpuMs: (cpu.user + cpu.system) / 1000,
     ...extra,
   });
 }

@@ -51,9 +51,11 @@ function writeCatalogue(dir, count) {
 
 /**
  * Provider classes holding `count - 1` generated operations, each with its
- * own DTO class (so the app has `count` DTO classes with `items.list`'s).
+ * own input DTO class (so the app has `count` DTO classes with
+ * `items.list`'s); with `shared`, all of them take one input DTO class and
+ * answer one output DTO class instead (three DTO classes in all).
  */
-function generatedProviders(count) {
+function generatedProviders(count, { shared = false } = {}) {
   const { Injectable } = require('@nestjs/common');
   const {
     IsBoolean,
@@ -65,6 +67,22 @@ function generatedProviders(count) {
   } = require('class-validator');
   const { Operation } = require('@nestops/operations');
   const { decorateProperties } = require('./nest-common.cjs');
+  const inputDto = (name) =>
+    decorateProperties(
+      Object.defineProperty(class {}, 'name', { value: name }),
+      {
+        name: [String, IsString(), MaxLength(40)],
+        count: [Number, IsInt(), Min(0)],
+        flag: [Boolean, IsOptional(), IsBoolean()],
+      },
+    );
+  const sharedInput = shared && inputDto('CatalogGetDto');
+  const sharedOutput =
+    shared &&
+    decorateProperties(
+      Object.defineProperty(class {}, 'name', { value: 'CatalogEntryDto' }),
+      { id: [Number, IsInt()], name: [String, IsString()] },
+    );
   const providers = [];
   for (let first = 1; first < count; first += PER_PROVIDER) {
     const provider = class {};
@@ -72,18 +90,18 @@ function generatedProviders(count) {
       value: `CatalogProvider${first}`,
     });
     for (let n = first; n < Math.min(first + PER_PROVIDER, count); n++) {
-      const dto = decorateProperties(
-        Object.defineProperty(class {}, 'name', { value: `CatalogGet${n}Dto` }),
-        {
-          name: [String, IsString(), MaxLength(40)],
-          count: [Number, IsInt(), Min(0)],
-          flag: [Boolean, IsOptional(), IsBoolean()],
-        },
-      );
+      const input = sharedInput || inputDto(`CatalogGet${n}Dto`);
       const method = `get${n}`;
       provider.prototype[method] = (input) => ({ id: n, name: input.name });
       Reflect.decorate(
-        [Operation({ id: generatedId(n), input: dto, readOnly: true })],
+        [
+          Operation({
+            id: generatedId(n),
+            input,
+            ...(sharedOutput ? { output: sharedOutput } : {}),
+            readOnly: true,
+          }),
+        ],
         provider.prototype,
         method,
         Object.getOwnPropertyDescriptor(provider.prototype, method),

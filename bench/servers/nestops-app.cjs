@@ -1,6 +1,7 @@
 // This library's benchmark app: `McpModule.forRoot()`, `items.list` as an
 // `@Operation` method (tool `items_list`), the API-key guard as APP_GUARD.
-// BENCH_OPS=n adds n - 1 generated operations with a DTO class each;
+// BENCH_OPS=n adds n - 1 generated operations with a DTO class each
+// (BENCH_SHARED=1: all with one input and one output DTO class);
 // BENCH_I18N=<dir> imports nestjs-i18n with the catalogue in <dir>
 // (en-US, zh-CN; `Accept-Language` picks). Served over HTTP by
 // nestops-http.cjs and over stdio by nestops-stdio.cjs.
@@ -30,7 +31,9 @@ Reflect.decorate(
 Reflect.decorate([Injectable()], ItemsOperations);
 
 const definedAt = performance.now();
-const generated = generatedProviders(OPS);
+const generated = generatedProviders(OPS, {
+  shared: process.env.BENCH_SHARED === '1',
+});
 const generatedMs = performance.now() - definedAt;
 
 function i18nImports() {

@@ -7,39 +7,13 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import { withItemsTool } from './sdk-items-tool.mjs';
 
 const require = createRequire(import.meta.url);
-const { AUTHORIZATION, listItems, reportReady } = require('./common.cjs');
+const { AUTHORIZATION, reportReady } = require('./common.cjs');
 
-const inputSchema = z
-  .object({
-    category: z.string().min(1).max(50),
-    limit: z.number().int().min(1).max(10),
-    cursor: z.string().max(100).optional(),
-  })
-  .strict();
-
-function newServer() {
-  const server = new McpServer({ name: 'bench-sdk', version: '1.0.0' });
-  server.registerTool(
-    'items_list',
-    {
-      description:
-        'Lists up to ten items of a category from the in-memory catalogue.',
-      inputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    async (input) => {
-      const result = listItems(input.limit);
-      return {
-        content: [{ type: 'text', text: JSON.stringify(result) }],
-        structuredContent: result,
-      };
-    },
-  );
-  return server;
-}
+const newServer = () =>
+  withItemsTool(new McpServer({ name: 'bench-sdk', version: '1.0.0' }));
 
 const unauthorized = JSON.stringify({
   jsonrpc: '2.0',

@@ -92,6 +92,24 @@ describe('the definitions of many operations', () => {
     expect(scans).not.toHaveBeenCalled();
     scans.mockRestore();
   });
+
+  it('share one output schema (and so its check) when they share an output DTO', () => {
+    class Report {}
+    IsString()(Report.prototype, 'name');
+    const schemas = new OperationSchemaFactory();
+    const [first, ...others] = Array.from({ length: 3 }, (_, index) =>
+      createOperationDefinition(
+        { id: `reports.get${index}`, output: Report },
+        'ReportsService.method',
+        undefined,
+        schemas,
+      ),
+    );
+    expect(first.outputSchema?.required).toEqual(['name']);
+    for (const other of others) {
+      expect(other.outputSchema).toBe(first.outputSchema);
+    }
+  });
 });
 
 describe('the title and description of @Operation()', () => {

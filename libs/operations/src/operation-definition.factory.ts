@@ -176,7 +176,8 @@ export function createOperationDefinition(
     transaction,
     source,
   });
-  // The shaping plan and check of its results, compiled at bootstrap.
+  // The serializer of its results, with the output schema's shaping plan
+  // (one per schema; its check is compiled on the first result).
   resultSerializerOf(definition);
   return definition;
 }

@@ -6,8 +6,9 @@ import {
   type NestInterceptor,
   type Provider,
 } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_INTERCEPTOR, ExternalContextCreator } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { vi } from 'vitest';
 import { Exclude } from 'class-transformer';
 import { IsString } from 'class-validator';
 import {
@@ -195,6 +196,26 @@ const call = (
   headers: {},
   input: {},
   ...more,
+});
+
+describe('OperationInvoker at bootstrap', () => {
+  it("prepares no operation's pipeline until its first call, then keeps it", async () => {
+    const create = vi.spyOn(ExternalContextCreator.prototype, 'create');
+    const pipelines = () =>
+      create.mock.calls.filter(([owner]) => owner instanceof ProbeOperations)
+        .length;
+    const moduleRef = await boot();
+    try {
+      expect(pipelines()).toBe(0);
+      const invoker = moduleRef.get(OperationInvoker);
+      await invoker.invoke('probe.mcp', call('mcp'));
+      await invoker.invoke('probe.mcp', call('mcp'));
+      expect(pipelines()).toBe(1);
+    } finally {
+      create.mockRestore();
+      await moduleRef.close();
+    }
+  });
 });
 
 describe('OperationInvoker.invoke', () => {

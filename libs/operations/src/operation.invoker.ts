@@ -89,12 +89,16 @@ export class OperationInvoker implements OnApplicationBootstrap {
     private readonly messages: OperationMessages,
   ) {}
 
-  /** Nest's bootstrap hook: prepares every operation's pipeline once, before the first call. */
+  /**
+   * Nest's bootstrap hook: looks up the app's defaults and checks Nest's
+   * internals once. Each operation's pipeline is prepared on its first
+   * call and kept: startup does not grow with operations nobody calls.
+   */
   onApplicationBootstrap(): void {
     this.defaults();
     this.scope();
-    for (const definition of this.registry.list()) {
-      this.prepare(definition.id);
+    if (this.registry.list().length > 0) {
+      this.pipelineServices();
     }
   }
 

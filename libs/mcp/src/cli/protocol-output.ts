@@ -1,6 +1,9 @@
 /** Where a command writes its output: the process's real stdout. */
 export interface ProtocolOutput {
-  write(text: string): void;
+  /** Writes to stdout; `false` when its buffer is full (wait for `drain`). */
+  write(text: string): boolean;
+  /** Calls `listener` once stdout has written what it buffered. */
+  once(event: 'drain', listener: () => void): void;
   /** Gives stdout back to everyone. */
   restore(): void;
 }
@@ -19,8 +22,9 @@ export function claimStdout(): ProtocolOutput {
     process.stderr,
   ) as typeof stdout.write;
   return {
-    write: (text) => {
-      write(text);
+    write: (text) => write(text),
+    once: (event, listener) => {
+      stdout.once(event, listener);
     },
     restore: () => {
       if (own) {

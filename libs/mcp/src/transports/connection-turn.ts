@@ -7,7 +7,8 @@ type Wake = () => void;
 const waiting = new WeakMap<Socket, Set<Wake>>();
 
 /**
- * Waits until a request's answer can go straight onto its connection. Node
+ * Waits until a request's answer can go straight onto its connection (at
+ * once, without a promise, when it can already). Node
  * hands pipelined requests over all at once and holds the answers of all but
  * the first in memory, so a client that pipelines and never reads would make
  * the server compute and hold every answer. Resolves `true` once the response
@@ -18,14 +19,19 @@ const waiting = new WeakMap<Socket, Set<Wake>>();
 export function connectionTurn(
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<boolean> {
+): boolean | Promise<boolean> {
   const connection = req.socket;
+  const now = turnNow(connection, res);
+  if (now !== undefined) {
+    return now;
+  }
   return new Promise((resolve) => {
     let stop: Wake = () => undefined;
     const step = (): void => {
       stop();
-      if (connection.destroyed || res.destroyed) {
-        return resolve(false);
+      const decided = turnNow(connection, res);
+      if (decided !== undefined) {
+        return resolve(decided);
       }
       if (!res.socket) {
         res.once('socket', step);
@@ -34,14 +40,24 @@ export function connectionTurn(
           res.off('socket', step);
           unwatch();
         };
-      } else if (connection.writableNeedDrain) {
-        stop = watch(connection, step);
       } else {
-        resolve(true);
+        stop = watch(connection, step);
       }
     };
     step();
   });
+}
+
+/**
+ * Whether the response may be computed now: `false` once the connection
+ * or the response is gone, `true` when it owns the socket and the socket's
+ * buffer is drained, undefined while it has to wait.
+ */
+function turnNow(connection: Socket, res: ServerResponse): boolean | undefined {
+  if (connection.destroyed || res.destroyed) {
+    return false;
+  }
+  return res.socket && !connection.writableNeedDrain ? true : undefined;
 }
 
 /** Calls `wake` on the connection's next `drain` or `close`; returns how to stop. */

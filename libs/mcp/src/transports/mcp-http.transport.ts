@@ -178,7 +178,8 @@ export class McpHttpTransport
   }
 
   private async handle(req: BodyRequest, res: ServerResponse): Promise<void> {
-    if (!(await connectionTurn(req, res))) return;
+    const turn = connectionTurn(req, res);
+    if (turn !== true && !(await turn)) return;
     if (!this.isReady()) {
       return sendProblem(
         res,
@@ -211,12 +212,16 @@ export class McpHttpTransport
         'Send the JSON-RPC message as application/json.',
       );
     }
-    if (!(await this.authenticator.admit(req, res))) {
+    const admitted = this.authenticator.admit(req, res);
+    if (admitted !== true && !(await admitted)) {
       return;
     }
     let message: unknown;
     try {
-      message = await bodyMessage(req, this.settings.maxBodySize);
+      message = bodyMessage(req, this.settings.maxBodySize);
+      if (message instanceof Promise) {
+        message = await message;
+      }
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         return this.tooLarge(res);

@@ -107,6 +107,8 @@ type Answer = {
 class Harness {
   readonly input = new PassThrough();
   readonly lines: string[] = [];
+  /** Every text the session wrote, as it wrote it. */
+  readonly writes: string[] = [];
   readonly done: Promise<void>;
   private readonly waiters: Array<() => void> = [];
 
@@ -119,6 +121,7 @@ class Harness {
       input: this.input,
       output: {
         write: (text: string) => {
+          this.writes.push(text);
           this.lines.push(...text.split('\n').filter(Boolean));
           this.waiters.splice(0).forEach((wake) => wake());
         },
@@ -196,11 +199,15 @@ describe('McpStdioSession', () => {
       const session = new Harness(moduleRef, LIMIT);
       session.input.write(`${lineOfBytes(1, LIMIT, 'x')}\n`);
       session.input.write(`${lineOfBytes(2, LIMIT, '中')}\n`);
+      // Two in one chunk: the second is counted from its own start.
+      session.input.write(
+        `${lineOfBytes(3, LIMIT, 'x')}\n${lineOfBytes(4, LIMIT, 'x')}\n`,
+      );
       await session.close();
 
       const answers = session.answers();
       expect(answers.filter((answer) => answer.error)).toEqual([]);
-      expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2]);
+      expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
       expect(
         answers.find((answer) => answer.id === 2)?.result?.structuredContent
           ?.text,
@@ -289,6 +296,45 @@ describe('McpStdioSession', () => {
     ]);
   });
 
+  it('reads an input that emits text (an encoding set on it) as it reads bytes', async () => {
+    const session = new Harness(moduleRef, 10_000);
+    session.input.setEncoding('utf8');
+    session.input.write(`${sayLine(1, '中文')}\n${sayLine(2, 'two')}`);
+    await session.close();
+    expect(
+      session.answers().map((answer) => answer.result?.structuredContent),
+    ).toEqual([{ text: '中文' }, { text: 'two' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Each write carries whole lines, and there is no empty one.
+    expect(session.writes.every((text) => /^(.+\n)+$/.test(text))).toBe(true);
+  });
+
+  it('never waits on an output that says it is full but has no drain event', async () => {
+    const input = new PassThrough();
+    const lines: string[] = [];
+    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+      input,
+      output: {
+        write: (text: string) => {
+          lines.push(...text.split('\n').filter(Boolean));
+          return false;
+        },
+      },
+      caller: { headers: {} },
+      maxMessageSize: 10_000,
+    });
+    const done = session.run();
+    input.write(`${sayLine(1, 'one')}\n`);
+    while (lines.length === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    input.end(`${sayLine(2, 'two')}\n`);
+    await done;
+    expect(lines.map((line) => (JSON.parse(line) as Answer).id)).toEqual([
+      1, 2,
+    ]);
+  });
+
   it('rejects run() when its input fails', async () => {
     const session = new Harness(moduleRef, 10_000);
     session.input.destroy(new Error('stdin broke'));
@@ -330,6 +376,56 @@ describe('McpStdioSession', () => {
         .map((answer) => answer.id)
         .sort(),
     ).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('takes no line while its output is full, and goes on once it drains', async () => {
+    // A real stream nobody reads yet: its write answers false past 64 bytes.
+    const output = new PassThrough({ highWaterMark: 64 });
+    const input = new PassThrough();
+    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+      input,
+      output,
+      caller: { headers: {} },
+      maxMessageSize: 10_000,
+    });
+    const done = session.run();
+    const operations = moduleRef.get(SessionOperations);
+    operations.started = 0;
+    const turns = async () => {
+      for (let turn = 0; turn < 5; turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    input.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'gate_hold', arguments: {} } })}\n`,
+    );
+    await operations.untilStarted(1);
+    input.write(`${sayLine(1, 'one')}\n${sayLine(2, 'two')}\n`);
+    while (!output.writableNeedDrain) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    input.write(`${sayLine(3, 'three')}\n`);
+    await turns();
+    // Answers 1 and 2 fill the output: line 3 waits, unread, even once
+    // the held call has finished.
+    expect(input.isPaused()).toBe(true);
+    expect(input.readableLength).toBeGreaterThan(0);
+    operations.open();
+    await turns();
+    expect(input.readableLength).toBeGreaterThan(0);
+    // One writer, waiting for one drain.
+    expect(output.listenerCount('drain')).toBe(1);
+
+    const written: string[] = [];
+    output.on('data', (chunk: Buffer) => written.push(String(chunk)));
+    input.end();
+    await done;
+    const ids = written
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as Answer).id);
+    expect(ids).toEqual([1, 2, 9, 3]);
   });
 
   it('stops reading while maxInFlight calls are under way, and reads on as they finish', async () => {

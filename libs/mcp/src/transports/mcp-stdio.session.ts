@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
@@ -12,12 +11,20 @@ import {
   classifyMessage,
 } from '../protocol/mcp-message.js';
 
+/** Where a stdio session writes: a stream's `write`, and its `drain` if it has one. */
+export interface McpStdioOutput {
+  /** Writes text; `false` (as a stream answers when its buffer is full) holds further lines back. */
+  write(text: string): unknown;
+  /** Calls `listener` once the output has taken what it buffered. */
+  once?(event: 'drain', listener: () => void): unknown;
+}
+
 /** How a stdio session reads, writes and calls. */
 export interface McpStdioSessionOptions {
   /** One JSON-RPC message per line, decoded as UTF-8. */
   readonly input: Readable;
   /** Protocol messages only, one per line, pure ASCII. */
-  readonly output: { write(text: string): unknown };
+  readonly output: McpStdioOutput;
   /** The context of every call of the session (credentials, tenant, locale, timeout). */
   readonly caller: McpCallerContext;
   /** The longest line, in bytes; a longer one is refused and skipped. */
@@ -40,6 +47,8 @@ export function asciiJson(text: string): string {
   );
 }
 
+const NEWLINE = 0x0a;
+
 /**
  * MCP over stdio: one JSON-RPC message per line in, one answer per line
  * out, through the same dispatcher as HTTP. Each line is dispatched as soon
@@ -54,20 +63,29 @@ export function asciiJson(text: string): string {
  * back unless its commit has begun) and its answer is not written; one
  * naming no call under way is ignored. `run()` resolves once the input has
  * ended and every call under way has been answered.
+ *
+ * Lines are cut from the bytes as they come (a newline byte is never part
+ * of a UTF-8 sequence) and each is decoded once, whole. The lines written
+ * while the session works go out together, in order, as one write; while
+ * the output's buffer is full (its `write` answered `false`) no further
+ * line is taken, so what waits to be written stays bounded.
  */
 export class McpStdioSession {
   private readonly inFlight = new Set<Promise<void>>();
   /** The `tools/call` requests under way, by id: what a cancellation aborts. */
   private readonly cancels = new Map<JsonRpcId, CarrierCancel>();
   private readonly maxInFlight: number;
-  private readonly decoder = new StringDecoder('utf8');
-  /** Decoded text, taken line by line up to `at`. */
-  private unread = '';
+  /** Chunks read and not yet taken, the first one from `at` on. */
+  private readonly unread: Buffer[] = [];
   private at = 0;
   /** The line being read, as far as it came. */
-  private pieces: string[] = [];
+  private pieces: Buffer[] = [];
   private bytes = 0;
   private tooLong = false;
+  /** Lines to write at the end of this turn, in order. */
+  private pending: string[] = [];
+  /** Whether the output's buffer is full: no line is taken until it drains. */
+  private blocked = false;
   /** Set once the input ended: what resolves `run()` once all is taken. */
   private onEnd?: () => void;
 
@@ -81,38 +99,33 @@ export class McpStdioSession {
   run(): Promise<void> {
     const { input } = this.options;
     return new Promise<void>((resolve, reject) => {
-      input.on('data', (chunk: Buffer | string) =>
-        this.feed(this.decoder.write(chunk)),
-      );
+      input.on('data', (chunk: Buffer | string) => {
+        this.unread.push(
+          typeof chunk === 'string' ? Buffer.from(chunk) : chunk,
+        );
+        this.take();
+      });
       input.once('end', () => {
         this.onEnd = () => {
           this.endLine();
           void this.settled().then(resolve, reject);
         };
-        this.feed(this.decoder.end());
+        this.take();
       });
       input.once('error', reject);
     });
   }
 
-  private feed(text: string): void {
-    this.unread = this.unread.slice(this.at) + text;
-    this.at = 0;
-    this.take();
-  }
-
   /**
-   * Takes the unread text line by line while fewer than `maxInFlight` calls
-   * are under way; at that many it pauses the input and keeps the rest.
+   * Takes the unread bytes line by line while fewer than `maxInFlight`
+   * calls are under way and the output is not full; otherwise it pauses
+   * the input and keeps the rest.
    */
   private take(): void {
     const { input } = this.options;
-    while (this.inFlight.size < this.maxInFlight) {
-      const newline = this.unread.indexOf('\n', this.at);
-      if (newline === -1) {
-        this.append(this.unread.slice(this.at));
-        this.unread = '';
-        this.at = 0;
+    while (this.inFlight.size < this.maxInFlight && !this.blocked) {
+      const chunk = this.unread[0];
+      if (chunk === undefined) {
         const end = this.onEnd;
         this.onEnd = undefined;
         end?.();
@@ -121,27 +134,36 @@ export class McpStdioSession {
         }
         return;
       }
-      this.append(this.unread.slice(this.at, newline));
+      const newline = chunk.indexOf(NEWLINE, this.at);
+      if (newline === -1) {
+        this.append(chunk, this.at, chunk.length);
+        this.unread.shift();
+        this.at = 0;
+        continue;
+      }
+      this.append(chunk, this.at, newline);
       this.at = newline + 1;
       this.endLine();
     }
     input.pause();
   }
 
-  private append(piece: string): void {
-    this.bytes += Buffer.byteLength(piece);
+  private append(chunk: Buffer, from: number, to: number): void {
+    if (to === from) {
+      return;
+    }
+    this.bytes += to - from;
     if (this.bytes > this.options.maxMessageSize) {
       // The line is refused whatever follows: keep none of it.
       this.tooLong = true;
       this.pieces = [];
       return;
     }
-    this.pieces.push(piece);
+    this.pieces.push(chunk.subarray(from, to));
   }
 
   private endLine(): void {
-    const line = this.pieces.join('');
-    const tooLong = this.tooLong;
+    const { pieces, tooLong } = this;
     this.pieces = [];
     this.bytes = 0;
     this.tooLong = false;
@@ -153,6 +175,10 @@ export class McpStdioSession {
       );
       return;
     }
+    const line =
+      pieces.length === 1
+        ? pieces[0].toString('utf8')
+        : Buffer.concat(pieces).toString('utf8');
     if (line.trim() === '') {
       return;
     }
@@ -216,10 +242,35 @@ export class McpStdioSession {
     while (this.inFlight.size > 0) {
       await Promise.all(this.inFlight);
     }
+    this.flush();
   }
 
+  /** Queues a message's line; the lines of a turn are written together. */
   private write(message: object): void {
-    this.options.output.write(`${asciiJson(answerText(message))}\n`);
+    if (this.pending.push(`${asciiJson(answerText(message))}\n`) === 1) {
+      process.nextTick(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    const lines = this.pending;
+    if (lines.length === 0) {
+      return;
+    }
+    this.pending = [];
+    const { output } = this.options;
+    if (
+      output.write(lines.join('')) === false &&
+      output.once &&
+      !this.blocked
+    ) {
+      this.blocked = true;
+      this.options.input.pause();
+      output.once('drain', () => {
+        this.blocked = false;
+        this.take();
+      });
+    }
   }
 }
 

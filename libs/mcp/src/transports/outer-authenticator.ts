@@ -29,16 +29,27 @@ export class OuterAuthenticator {
     private readonly handler: Function,
   ) {}
 
-  /** False when the request was answered (`401` or `500`). */
-  async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  /**
+   * False when the request was answered (`401` or `500`); true at once,
+   * without a promise, when there is nothing to judge.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     const authorization = req.headers.authorization;
-    if (!this.guard || authorization === undefined) {
-      return true;
-    }
+    return !this.guard || authorization === undefined
+      ? true
+      : this.judge(this.guard, authorization, req, res);
+  }
+
+  private async judge(
+    guard: CanActivate,
+    authorization: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<boolean> {
     let verdict: Verdict;
     let failure: unknown;
     try {
-      verdict = (await this.ask(this.guard, req, res))
+      verdict = (await this.ask(guard, req, res))
         ? 'authenticated'
         : 'rejected';
     } catch (error) {

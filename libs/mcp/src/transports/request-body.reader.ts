@@ -49,22 +49,21 @@ export function bodyReader(
 }
 
 /**
- * The JSON-RPC content of a request: what `bodyReader` parsed, else the
- * stream read and parsed now, else (another parser consumed the stream)
- * `req.body`. Throws `-32700` for a body that is not JSON.
+ * The JSON-RPC content of a request: what `bodyReader` parsed (at once,
+ * not as a promise), else the stream read and parsed now, else (another
+ * parser consumed the stream) `req.body`. Throws `-32700` for a body that
+ * is not JSON.
  */
-export async function bodyMessage(
-  req: BodyRequest,
-  limit: number,
-): Promise<unknown> {
-  const message =
-    BODY in req
-      ? req[BODY]
-      : !req.readableEnded
-        ? parse(await readBody(req, limit))
-        : req.body === undefined
-          ? NOT_JSON
-          : req.body;
+export function bodyMessage(req: BodyRequest, limit: number): unknown {
+  if (BODY in req) {
+    return jsonMessage(req[BODY]);
+  }
+  return req.readableEnded
+    ? jsonMessage(req.body === undefined ? NOT_JSON : req.body)
+    : readBody(req, limit).then((text) => jsonMessage(parse(text)));
+}
+
+function jsonMessage(message: unknown): unknown {
   if (message === NOT_JSON) {
     throw McpProtocolError.parse();
   }

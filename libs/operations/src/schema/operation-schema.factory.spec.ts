@@ -412,6 +412,13 @@ describe('OperationSchemaFactory', () => {
     expect(factory.create(Product)).toEqual(def(first, 'Product'));
   });
 
+  it('gives every use of a class the same schema object, whatever uses it', () => {
+    const first = factory.create(PlaceOrder, 'Operation a');
+    expect(factory.create(PlaceOrder, 'Operation b')).toBe(first);
+    expect(factory.create(NoRules)).toBeUndefined();
+    expect(new OperationSchemaFactory().create(PlaceOrder)).not.toBe(first);
+  });
+
   it('refuses a DTO whose class name several classes have, rather than publish a merged schema', () => {
     // class-validator-jsonschema keys schemas by class name: both classes
     // named Payload would get one merged schema requiring both fields.

@@ -33,6 +33,8 @@ export class OperationSchemaFactory {
   private readonly ambiguousNames = new Set<string>();
   /** Schemas generated so far, by class name. */
   private readonly definitions = new Map<string, JsonSchema | undefined>();
+  /** The documents made so far, by class: one (frozen) object per class. */
+  private readonly documents = new Map<Function, JsonSchema | undefined>();
 
   constructor() {
     const storage = getMetadataStorage();
@@ -54,9 +56,23 @@ export class OperationSchemaFactory {
 
   /**
    * The schema of a DTO class, or undefined when it has no validation
-   * metadata. `usedBy` names the user for error messages.
+   * metadata. `usedBy` names the user for error messages. Every use of a
+   * class gets the same frozen object, so what is compiled from a schema
+   * (an output check) is compiled once per class.
    */
   create(type: Type<unknown>, usedBy = type.name): JsonSchema | undefined {
+    if (this.documents.has(type)) {
+      return this.documents.get(type);
+    }
+    const schema = this.document(type, usedBy);
+    this.documents.set(type, schema);
+    return schema;
+  }
+
+  private document(
+    type: Type<unknown>,
+    usedBy: string,
+  ): JsonSchema | undefined {
     const root = this.definition(type.name);
     if (!root) {
       return undefined;

@@ -2,8 +2,8 @@ import { instanceToPlain } from 'class-transformer';
 import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
 import type { JsonSchema } from '../../schema/json-schema.interface.js';
 import { OutputContractError } from './output-contract.error.js';
-import { compileSchemaCheck } from './output-schema.check.js';
-import { compileOutputShape } from './output-shaper.js';
+import { schemaCheckOf } from './output-schema.check.js';
+import { compileOutputShape, type OutputShape } from './output-shaper.js';
 
 /**
  * A result as a carrier sends it: the JSON value, and its JSON text.
@@ -23,8 +23,10 @@ export type ResultSerializer = (value: unknown) => SerializedResult;
 const serializers = new WeakMap<OperationDefinition, ResultSerializer>();
 
 /**
- * The result serializer of an operation, compiled on first use (at
- * bootstrap, when its definition is created) and kept with the definition.
+ * The result serializer of an operation, made on first use (at bootstrap,
+ * when its definition is created) and kept with the definition. Its shaping
+ * plan and its check belong to the output schema, so operations that share
+ * an output DTO share them; the check is compiled on the first result.
  */
 export function resultSerializerOf(
   definition: OperationDefinition,
@@ -102,7 +104,13 @@ function isPlainData(value: unknown, depth: number): boolean {
     return false;
   }
   if (Array.isArray(value)) {
-    return value.every((item) => isPlainData(item, depth + 1));
+    // A loop rather than `every`: no closure per array on every call.
+    for (let index = 0; index < value.length; index++) {
+      if (!isPlainData(value[index], depth + 1)) {
+        return false;
+      }
+    }
+    return true;
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {
@@ -116,12 +124,24 @@ function isPlainData(value: unknown, depth: number): boolean {
   return true;
 }
 
+const shapes = new WeakMap<JsonSchema, OutputShape>();
+
+/** The shaping plan of `schema`, compiled once per schema object. */
+function outputShapeOf(schema: JsonSchema): OutputShape {
+  let shape = shapes.get(schema);
+  if (!shape) {
+    shape = compileOutputShape(schema);
+    shapes.set(schema, shape);
+  }
+  return shape;
+}
+
 function outputContract(
   definition: OperationDefinition,
   schema: JsonSchema,
 ): ResultSerializer {
-  const shape = compileOutputShape(schema);
-  const check = compileSchemaCheck(schema);
+  const shape = outputShapeOf(schema);
+  const check = schemaCheckOf(schema);
   const fail = (problem: string) =>
     new OutputContractError(
       definition.id,

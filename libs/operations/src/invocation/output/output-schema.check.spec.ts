@@ -24,7 +24,7 @@ import {
 } from 'class-validator';
 import type { JsonSchema } from '../../schema/json-schema.interface.js';
 import { OperationSchemaFactory } from '../../schema/operation-schema.factory.js';
-import { compileSchemaCheck } from './output-schema.check.js';
+import { compileSchemaCheck, schemaCheckOf } from './output-schema.check.js';
 
 enum Level {
   Low = 'low',
@@ -181,5 +181,26 @@ describe('compileSchemaCheck', () => {
       expect(problem).toBeDefined();
       expect(problem).not.toContain(secret);
     }
+  });
+});
+
+describe('schemaCheckOf', () => {
+  it('gives one check per schema object, the same as compileSchemaCheck', () => {
+    const schema = new OperationSchemaFactory().create(
+      CheckedRoot,
+    ) as JsonSchema;
+    const check = schemaCheckOf(schema);
+    expect(schemaCheckOf(schema)).toBe(check);
+    expect(schemaCheckOf(structuredClone(schema))).not.toBe(check);
+    expect(check(GOOD)).toBeUndefined();
+    const bad = changed((v) => (v.count = 'many'));
+    expect(check(bad)).toBe(compileSchemaCheck(schema)(bad));
+  });
+
+  it('compiles on the first value, not before', () => {
+    // ajv's strict mode refuses an unknown keyword when it compiles.
+    const schema = { type: 'object', notAKeyword: true } as JsonSchema;
+    const check = schemaCheckOf(schema);
+    expect(() => check({})).toThrow(/strict mode: unknown keyword/);
   });
 });

@@ -59,6 +59,14 @@ class CallRequest {
   #headers?: Readonly<Record<string, string | undefined>>;
   #ips?: readonly string[];
 
+  /** One getter for every request: a closure per call would give each its own shape. */
+  static readonly #headersProperty: PropertyDescriptor = {
+    enumerable: true,
+    get(this: CallRequest) {
+      return (this.#headers ??= normalizedHeaders(this.#carrier));
+    },
+  };
+
   constructor(
     carrier: CarrierHeaders,
     origin: CarrierRequest | undefined,
@@ -68,10 +76,7 @@ class CallRequest {
     this.#origin = origin;
     // An own, enumerable property, as on an HTTP request (a spread or a
     // logger sees it), read on first use.
-    Object.defineProperty(this, 'headers', {
-      enumerable: true,
-      get: () => (this.#headers ??= normalizedHeaders(this.#carrier)),
-    });
+    Object.defineProperty(this, 'headers', CallRequest.#headersProperty);
   }
 
   get(name: string): string | undefined {
