@@ -20,7 +20,10 @@ export default {
   incremental: true,
   incrementalFile: `reports/stryker-incremental${group ? `-${process.env.MUTATION_GROUP}` : ''}.json`,
   concurrency: 1,
-  timeoutMS: 10_000,
+  // Past the tests' own time (which Stryker measures as 0 for files that boot
+  // their apps in beforeAll): long enough that a slow run on a loaded machine
+  // is not taken for a hang.
+  timeoutMS: 30_000,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
   htmlReporter: {
     fileName: `reports/mutation${group ? `-${process.env.MUTATION_GROUP}` : ''}/index.html`,
