@@ -12,6 +12,8 @@ export const MUTATION_GROUPS = {
     mutate: [
       'libs/mcp/src/transports/request-body.reader.ts',
       'libs/mcp/src/transports/origin.policy.ts',
+      'libs/mcp/src/transports/in-flight-calls.ts',
+      'libs/mcp/src/transports/carrier-cancel.ts',
       'libs/mcp/src/transports/outer-authenticator.ts',
       'libs/mcp/src/transports/request-headers.ts',
       'libs/mcp/src/transports/connection-turn.ts',
