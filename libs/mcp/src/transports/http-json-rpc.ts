@@ -121,23 +121,26 @@ export class HttpJsonRpc {
     stream: HttpResponseStream,
   ): Promise<JsonRpcResponse | undefined> {
     if (classified.era === 'modern') {
+      const closed = closeSignal(classified, res);
       return this.dispatcher.serve(
         classified,
-        { ...caller, signal: closeSignal(classified, res) },
+        closed ? { ...caller, signal: closed } : caller,
         stream,
       );
     }
     const cancelled = cancelledRequestId(message);
-    if (cancelled !== undefined) {
-      this.inFlight.cancel(
-        callerOf(req.headers, req.socket.remoteAddress),
-        cancelled,
-      );
-    }
-    if (classified.kind !== 'request' || classified.method !== 'tools/call') {
+    const isCall =
+      classified.kind === 'request' && classified.method === 'tools/call';
+    if (cancelled === undefined && !isCall) {
       return this.dispatcher.serve(classified, caller, stream);
     }
     const who = callerOf(req.headers, req.socket.remoteAddress);
+    if (cancelled !== undefined) {
+      this.inFlight.cancel(who, cancelled);
+    }
+    if (!isCall) {
+      return this.dispatcher.serve(classified, caller, stream);
+    }
     const cancel = this.inFlight.track(who, classified.id);
     try {
       return await this.dispatcher.serve(
