@@ -103,7 +103,8 @@ const PROFILES = {
     listAmount: 50,
     probeCount: 10,
     operations: 20,
-    stdioLines: Number(process.env.BENCH_STDIO_LINES ?? 100),
+    // Enough that each server's CPU time spans several of /proc's 10 ms ticks.
+    stdioLines: Number(process.env.BENCH_STDIO_LINES ?? 1_000),
     stdioWarmup: 0,
     stdioRounds: 1,
     memoryCalls: [100, 300],
