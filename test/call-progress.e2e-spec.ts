@@ -1,12 +1,17 @@
 import { Injectable, Logger, Module } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
-import { type InvocationContext, Operation } from '@nestops/operations';
+import {
+  getInvocationContext,
+  type InvocationContext,
+  Operation,
+} from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
 import { IsInt, Max, Min } from 'class-validator';
 import { ClientV1, ClientV2, CLIENT_INFO } from './support/mcp-clients';
 import { sendExact, sseEvents } from './support/mcp-http';
 import { startApp, useApp } from './support/start-app';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
 class StepsDto {
@@ -16,16 +21,21 @@ class StepsDto {
   steps: number;
 }
 
-/** Reports progress (and a log message) from a service the handler calls, never handed a parameter of its own. */
+/**
+ * Reports progress from a service the handler calls, never handed the
+ * invocation context: it finds its call's with `getInvocationContext()`,
+ * after each await too.
+ */
 @Injectable()
 class Stepper {
-  async run(steps: number, context: InvocationContext): Promise<void> {
+  async run(steps: number): Promise<void> {
     for (let step = 1; step <= steps; step += 1) {
       await new Promise((settle) => setTimeout(settle, 2));
-      context.reportProgress(step, steps, `step ${step} of ${steps}`);
+      const context = getInvocationContext();
+      context?.reportProgress(step, steps, `step ${step} of ${steps}`);
       // Repeated and decreasing values are dropped.
-      context.reportProgress(step - 0.5, steps);
-      context.reportProgress(step, steps);
+      context?.reportProgress(step - 0.5, steps);
+      context?.reportProgress(step, steps);
     }
   }
 }
@@ -41,7 +51,7 @@ class JobOperations {
   ): Promise<{ steps: number }> {
     context.log('debug', 'starting', { steps: input.steps });
     context.log('warning', 'this job is a test');
-    await this.stepper.run(input.steps, context);
+    await this.stepper.run(input.steps);
     return { steps: input.steps };
   }
 }
@@ -270,5 +280,103 @@ describe('progress and log messages of a call', () => {
     } finally {
       warned.mockRestore();
     }
+  });
+
+  /** A 2025 client of `kind` sending `Authorization: key`, with the log messages it receives. */
+  async function loggingClient(kind: 'v1' | 'v2', key: string) {
+    const url = new URL('/mcp', running().baseUrl);
+    const requestInit = { headers: { authorization: key } };
+    const messages: Array<{ level: string; data: unknown }> = [];
+    if (kind === 'v1') {
+      const client = new ClientV1(CLIENT_INFO);
+      client.setNotificationHandler(
+        LoggingMessageNotificationSchema,
+        (note) => {
+          messages.push({ level: note.params.level, data: note.params.data });
+        },
+      );
+      await client.connect(new TransportV1(url, { requestInit }));
+      return { client, messages };
+    }
+    const client = new ClientV2(CLIENT_INFO);
+    client.setNotificationHandler('notifications/message', (note) => {
+      messages.push({ level: note.params.level, data: note.params.data });
+    });
+    await client.connect(new TransportV2(url, { requestInit }));
+    return { client, messages };
+  }
+
+  it.each(['v1', 'v2'] as const)(
+    '2025-11-25: the SDK %s client gets the log messages at or above the level it set, another caller at its own level',
+    async (kind) => {
+      const warning = await loggingClient(kind, `Bearer ${kind}-warning`);
+      const debug = await loggingClient(kind, `Bearer ${kind}-debug`);
+      const silent = await loggingClient(kind, `Bearer ${kind}-silent`);
+      try {
+        expect(warning.client.getServerCapabilities()?.logging).toEqual({});
+        await warning.client.setLoggingLevel('warning');
+        await debug.client.setLoggingLevel('debug');
+        await silent.client.setLoggingLevel('error');
+        for (const each of [warning, debug, silent]) {
+          const result = await each.client.callTool({
+            name: 'jobs_run',
+            arguments: { steps: 1 },
+          });
+          expect(result.structuredContent).toEqual({ steps: 1 });
+        }
+        expect(warning.messages).toEqual([
+          { level: 'warning', data: 'this job is a test' },
+        ]);
+        expect(debug.messages).toEqual([
+          { level: 'debug', data: { message: 'starting', data: { steps: 1 } } },
+          { level: 'warning', data: 'this job is a test' },
+        ]);
+        expect(silent.messages).toEqual([]);
+      } finally {
+        await Promise.all(
+          [warning, debug, silent].map((each) => each.client.close()),
+        );
+      }
+    },
+  );
+
+  it('2025-11-25: logging/setLevel with a level MCP does not have is -32602', async () => {
+    const reply = await sendExact(running().baseUrl, {
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        authorization: 'Bearer bad-level',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'logging/setLevel',
+        params: { level: 'verbose' },
+      }),
+    });
+    expect(JSON.parse(reply.text)).toMatchObject({
+      id: 1,
+      error: { code: -32602, data: { code: 'PROTOCOLS_VALIDATION_001' } },
+    });
+  });
+
+  it('concurrent calls each reach their own invocation context from the service, after every await', async () => {
+    const [slow, fast] = await Promise.all([
+      post(running().baseUrl, jobsRun(21, { progressToken: 'slow' }, 6)),
+      post(running().baseUrl, jobsRun(22, { progressToken: 'fast' }, 2)),
+    ]);
+    const progressOf = (reply: typeof slow) =>
+      reply.events
+        .filter((event) => event.method === 'notifications/progress')
+        .map((event) => [event.params?.progressToken, event.params?.progress]);
+    expect(progressOf(slow)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((step) => ['slow', step]),
+    );
+    expect(progressOf(fast)).toEqual([1, 2].map((step) => ['fast', step]));
+  });
+
+  it('outside a call, getInvocationContext() is undefined', () => {
+    expect(getInvocationContext()).toBeUndefined();
   });
 });

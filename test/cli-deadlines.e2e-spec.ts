@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { childEnv, type Finished, finished } from './support/cli-process';
 import { NEEDS_DATABASE_URL } from './support/databases';
 import { withClient } from './support/pg-schema';
+import { createSlowTriggers } from './support/slow-triggers';
 import { sampleEnv } from './support/sample-app';
 import { CLI } from './support/sample-process';
 
@@ -56,18 +57,7 @@ describe.runIf(url)('deadlines on the command line (PostgreSQL)', () => {
     expect((await runCli(vars, ['invoke', 'orders.list'])).code).toBe(0);
     await withClient(
       url as string,
-      async (client) => {
-        await client.query(`
-          CREATE FUNCTION slow_trigger() RETURNS trigger AS $$
-          BEGIN PERFORM pg_sleep(2.5); RETURN NEW; END $$ LANGUAGE plpgsql`);
-        await client.query(`
-          CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON orders
-          DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-          WHEN (NEW.name LIKE 'slow commit%') EXECUTE FUNCTION slow_trigger()`);
-        await client.query(`
-          CREATE TRIGGER slow_insert BEFORE INSERT ON orders FOR EACH ROW
-          WHEN (NEW.name LIKE 'slow insert%') EXECUTE FUNCTION slow_trigger()`);
-      },
+      (client) => createSlowTriggers(client, 'orders'),
       schema,
     );
   }, 60_000);

@@ -104,7 +104,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       expect(result).toEqual({
         resultType: 'complete',
         supportedVersions: SPOKEN,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: { listChanged: false }, logging: {} },
         instructions: 'Order desk',
         _meta: SERVER_INFO,
         ttlMs: 300_000,
@@ -449,11 +449,6 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       {
         name: 'ping as a 2026 request',
         message: modernRequest('ping', 'ping'),
-        ...NOT_FOUND,
-      },
-      {
-        name: 'logging/setLevel as a 2026 request',
-        message: modernRequest('log', 'logging/setLevel', { level: 'info' }),
         ...NOT_FOUND,
       },
       {

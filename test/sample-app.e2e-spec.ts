@@ -312,6 +312,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       expect(mcp.getInstructions()).toBe('Order desk');
       expect(mcp.getServerCapabilities()).toEqual({
         tools: { listChanged: false },
+        logging: {},
       });
     });
 

@@ -86,6 +86,10 @@ export class OrdersService {
           total,
           `${ids.length} of ${total} orders created`,
         );
+        // SQLite's driver is synchronous: without a turn of the event loop
+        // the progress would not go out, nor a cancellation come in, until
+        // the whole import is done.
+        await new Promise((turn) => setImmediate(turn));
       }
     }
     return { created: ids.length, ids };

@@ -17,7 +17,7 @@ export type {
 } from './tools/mcp-tool.interface.js';
 export { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
 export { McpDispatcher } from './mcp.dispatcher.js';
-export type { McpCallerContext } from './mcp-caller.context.js';
+export type { CallerLogging, McpCallerContext } from './mcp-caller.context.js';
 export type {
   JsonRpcErrorObject,
   JsonRpcId,

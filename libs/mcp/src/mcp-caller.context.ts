@@ -27,4 +27,22 @@ export interface McpCallerContext {
    * closing its response stream): the call is given up and rolled back.
    */
   readonly signal?: CancelSignal;
+  /**
+   * Where a 2025 client's `logging/setLevel` is kept for its later calls:
+   * the stdio session's, or over HTTP, on this instance, that of the caller
+   * (its `Authorization` header, or its address when it sends none). None:
+   * `logging/setLevel` is answered but not kept.
+   */
+  readonly logging?: CallerLogging;
+}
+
+/**
+ * The log level a caller asked for with `logging/setLevel`: its calls'
+ * log messages at or above it are sent to it as `notifications/message`.
+ *
+ * @publicApi
+ */
+export interface CallerLogging {
+  /** One of the MCP log levels; undefined until the caller sets one. */
+  level: string | undefined;
 }

@@ -38,6 +38,7 @@ import {
   ReshapedResultError,
   serializeOrTellReshaped,
 } from './invocation/output/reshaped-result.js';
+import { runAsCall } from './invocation/context/current-call.js';
 import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { operationGuards } from './invocation/pipeline/operation-guards.js';
@@ -191,7 +192,9 @@ export class OperationInvoker implements OnApplicationBootstrap {
         return handler(request, response);
       };
       const scope = this.scope();
-      const value = await (scope ? scope(request, response, work) : work());
+      const value = await runAsCall(request, () =>
+        scope ? scope(request, response, work) : work(),
+      );
       const { value: sent, json } = serializeOrTellReshaped(
         call.serializer,
         value,

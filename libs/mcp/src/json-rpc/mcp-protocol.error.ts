@@ -113,6 +113,15 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /** @internal A `logging/setLevel` without one of the MCP log levels. */
+  static badLogLevel(levels: readonly string[]): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      'PROTOCOLS_VALIDATION_001',
+      `Invalid params: logging/setLevel needs a "level", one of ${levels.join(', ')}.`,
+    );
+  }
+
   /** @internal A 2026 request whose `_meta` lacks a required field, or carries a bad one. */
   static invalidRequestMeta(reason: string): McpProtocolError {
     return new McpProtocolError(

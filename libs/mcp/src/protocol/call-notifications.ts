@@ -5,6 +5,29 @@ import {
   type ResponseStream,
 } from '@nestops/operations';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import type { CallerLogging } from '../mcp-caller.context.js';
+import { isLogLevel } from './protocol-era.js';
+
+/**
+ * `logging/setLevel`: the level kept in `logging` (where the caller's
+ * transport keeps it: its stdio session; over HTTP, its caller on this
+ * instance), for the log messages of its later 2025 calls; `{}`. A level
+ * that is not one of MCP's is `-32602`.
+ */
+export function setLogLevel(
+  params: Readonly<Record<string, unknown>>,
+  logging: CallerLogging | undefined,
+): object {
+  const { level } = params;
+  if (!isLogLevel(level)) {
+    throw McpProtocolError.badLogLevel(LOG_LEVELS);
+  }
+  if (logging) {
+    logging.level = level;
+  }
+  return {};
+}
 
 /**
  * The MCP reporter of one `tools/call`: its progress as

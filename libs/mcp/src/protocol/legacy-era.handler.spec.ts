@@ -160,7 +160,7 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
         await answer('initialize', { protocolVersion: '2025-06-18' }),
       ).toEqual({
         protocolVersion: '2025-06-18',
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: { listChanged: false }, logging: {} },
         serverInfo: { name: 'desk', version: '1.2.3' },
         instructions: 'Use the desk.',
       });
@@ -178,7 +178,7 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
           ),
         ).toEqual({
           protocolVersion: '2025-11-25',
-          capabilities: { tools: { listChanged: false } },
+          capabilities: { tools: { listChanged: false }, logging: {} },
           serverInfo: { name: 'bare', version: '0.1.0' },
         });
       } finally {
@@ -317,7 +317,6 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
     'server/discover',
     'resources/list',
     'prompts/list',
-    'logging/setLevel',
     'notifications/initialized',
     'tools/List',
   ])('refuses %s with -32601', async (method) => {
@@ -328,5 +327,49 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
       code: 'PROTOCOLS_NOTFOUND_001',
       message: `Method not found: ${JSON.stringify(method)}.`,
     });
+  });
+
+  describe('logging/setLevel', () => {
+    it('keeps the level where the caller keeps it and answers {}', async () => {
+      const logging = { level: undefined as string | undefined };
+      expect(
+        await answer(
+          'logging/setLevel',
+          { level: 'warning' },
+          {
+            headers: {},
+            logging,
+          },
+        ),
+      ).toEqual({});
+      expect(logging.level).toBe('warning');
+    });
+
+    it('answers {} for a caller whose transport keeps no level', async () => {
+      expect(await answer('logging/setLevel', { level: 'debug' })).toEqual({});
+    });
+
+    it.each([
+      ['no level', {}],
+      ['an unknown level', { level: 'verbose' }],
+      ['a level in capitals', { level: 'DEBUG' }],
+      ['a number', { level: 7 }],
+    ])(
+      'refuses %s with -32602, keeping the level set before',
+      async (_case, params) => {
+        const logging = { level: 'error' as string | undefined };
+        const refused = answer('logging/setLevel', params, {
+          headers: {},
+          logging,
+        });
+        await expect(refused).rejects.toMatchObject({
+          rpcCode: -32602,
+          code: 'PROTOCOLS_VALIDATION_001',
+          message:
+            'Invalid params: logging/setLevel needs a "level", one of debug, info, notice, warning, error, critical, alert, emergency.',
+        });
+        expect(logging.level).toBe('error');
+      },
+    );
   });
 });

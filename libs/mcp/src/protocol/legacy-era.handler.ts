@@ -8,10 +8,12 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../mcp.constants.js';
 import type { McpRequest } from './mcp-message.js';
+import { setLogLevel } from './call-notifications.js';
 import { McpTools } from './mcp-tools.js';
 
 /**
- * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`),
+ * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
+ * `logging/setLevel`),
  * answered exactly as before 2026-07-28 existed; any other method is
  * `-32601`.
  */
@@ -41,7 +43,10 @@ export class LegacyEraHandler {
           request.params,
           caller,
           responseStream,
+          caller.logging?.level,
         );
+      case 'logging/setLevel':
+        return setLogLevel(request.params, caller.logging);
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
@@ -55,7 +60,7 @@ export class LegacyEraHandler {
         SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
           ? requested
           : LATEST_PROTOCOL_VERSION,
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, logging: {} },
       serverInfo: { name: serverName, version: serverVersion },
       ...(instructions ? { instructions } : {}),
     };

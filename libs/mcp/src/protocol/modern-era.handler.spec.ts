@@ -159,7 +159,7 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
       expect(await answer(board, 'server/discover')).toEqual({
         resultType: 'complete',
         supportedVersions: SPOKEN,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: { listChanged: false }, logging: {} },
         instructions: 'Read the board.',
         _meta: serverInfo('board', '2.0.0'),
         ttlMs: 300_000,
@@ -184,7 +184,7 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
       expect(await answer(uncached, 'server/discover')).toEqual({
         resultType: 'complete',
         supportedVersions: SPOKEN,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: { listChanged: false }, logging: {} },
         _meta: serverInfo('uncached', '0.0.1'),
         ttlMs: 0,
         cacheScope: 'public',
@@ -270,7 +270,26 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
     });
   });
 
-  it.each(['initialize', 'ping', 'resources/list', 'logging/setLevel'])(
+  it('answers the deprecated logging/setLevel without keeping it: each call names its level in _meta', async () => {
+    const logging = { level: undefined as string | undefined };
+    expect(
+      await answer(
+        board,
+        'logging/setLevel',
+        { level: 'debug' },
+        {
+          headers: {},
+          logging,
+        },
+      ),
+    ).toEqual({ resultType: 'complete', _meta: serverInfo('board', '2.0.0') });
+    expect(logging.level).toBeUndefined();
+    await expect(
+      answer(board, 'logging/setLevel', { level: 'loud' }),
+    ).rejects.toMatchObject({ rpcCode: -32602 });
+  });
+
+  it.each(['initialize', 'ping', 'resources/list'])(
     'refuses %s with -32601: the 2026 revision has no such method',
     async (method) => {
       const refused = answer(board, method);

@@ -6,12 +6,15 @@ import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { SPOKEN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpAnswerWriter } from './answer.writer.js';
 import type { McpRequest } from './mcp-message.js';
+import { setLogLevel } from './call-notifications.js';
 import { McpTools } from './mcp-tools.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
- * checks passed: `server/discover`, `tools/list`, `tools/call`, each result
- * with `resultType: "complete"`; any other method (`initialize` and `ping`
+ * checks passed: `server/discover`, `tools/list`, `tools/call` and the
+ * deprecated `logging/setLevel` (checked and answered, but not kept: each
+ * call names its level in its `_meta`), each result with
+ * `resultType: "complete"`; any other method (`initialize` and `ping`
  * included) is `-32601`.
  */
 @Injectable()
@@ -41,6 +44,10 @@ export class ModernEraHandler {
           responseStream,
           request.meta?.logLevel,
         );
+      case 'logging/setLevel':
+        // Stateless: a 2026 call names its level in its own `_meta`.
+        setLogLevel(request.params, undefined);
+        return this.writer.modern({});
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
@@ -50,7 +57,7 @@ export class ModernEraHandler {
     const { instructions } = this.settings;
     return this.writer.modern({
       supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, logging: {} },
       ...(instructions ? { instructions } : {}),
       // Nothing in it depends on who asks.
       ...this.writer.cacheHints(true),

@@ -1,4 +1,4 @@
-import { LOG_LEVELS } from '@nestops/operations';
+import { LOG_LEVELS, type LogLevel } from '@nestops/operations';
 import {
   MODERN_PROTOCOL_VERSIONS,
   SPOKEN_PROTOCOL_VERSIONS,
@@ -22,8 +22,13 @@ export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /** The `_meta` key of a 2026 result naming the server. */
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
-/** The log levels a 2026 request may ask for (RFC 5424 severities). */
+/** The log levels a request may ask for (RFC 5424 severities). */
 const LOG_LEVEL_NAMES: ReadonlySet<string> = new Set(LOG_LEVELS);
+
+/** Whether `value` names one of MCP's log levels. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && LOG_LEVEL_NAMES.has(value);
+}
 
 /** What a valid 2026 request's `_meta` says about it. */
 export interface RequestMeta {
@@ -76,10 +81,7 @@ export function readRequestMeta(
     );
   }
   const logLevel = meta[LOG_LEVEL_META];
-  if (
-    logLevel !== undefined &&
-    (typeof logLevel !== 'string' || !LOG_LEVEL_NAMES.has(logLevel))
-  ) {
+  if (logLevel !== undefined && !isLogLevel(logLevel)) {
     throw McpProtocolError.invalidRequestMeta(
       `"${LOG_LEVEL_META}" must be one of ${LOG_LEVELS.join(', ')}`,
     );

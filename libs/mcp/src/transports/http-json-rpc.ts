@@ -34,6 +34,7 @@ import {
 import type { ProtocolEra } from '../protocol/protocol-era.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
 import { CarrierCancel } from './carrier-cancel.js';
+import { CallerLogLevels } from './caller-log-levels.js';
 import { callerOf, InFlightCalls } from './in-flight-calls.js';
 import { HttpResponseStream } from './http-response-stream.js';
 import {
@@ -55,6 +56,8 @@ import {
 export class HttpJsonRpc {
   /** The 2025 calls under way here, for `notifications/cancelled`. */
   private readonly inFlight = new InFlightCalls();
+  /** The log levels 2025 callers set, for their later calls here. */
+  private readonly logLevels = new CallerLogLevels();
 
   constructor(private readonly dispatcher: McpDispatcher) {}
 
@@ -76,7 +79,7 @@ export class HttpJsonRpc {
       version !== undefined &&
       BATCH_PROTOCOL_VERSIONS.includes(version)
     ) {
-      return this.batch(caller, message, res);
+      return this.batch(caller, message, req, res);
     }
     const classified = classifyMessage(message, version);
     const refusal = carrierRefusal(headers, classified, message, version);
@@ -131,21 +134,26 @@ export class HttpJsonRpc {
     const cancelled = cancelledRequestId(message);
     const isCall =
       classified.kind === 'request' && classified.method === 'tools/call';
-    if (cancelled === undefined && !isCall) {
+    const isSetLevel =
+      classified.kind === 'request' && classified.method === 'logging/setLevel';
+    if (cancelled === undefined && !isCall && !isSetLevel) {
       return this.dispatcher.serve(classified, caller, stream);
     }
     const who = callerOf(req.headers, req.socket.remoteAddress);
     if (cancelled !== undefined) {
       this.inFlight.cancel(who, cancelled);
     }
+    const logging = this.logLevels.of(who);
     if (!isCall) {
-      return this.dispatcher.serve(classified, caller, stream);
+      return this.dispatcher.serve(classified, { ...caller, logging }, stream);
     }
     const cancel = this.inFlight.track(who, classified.id);
     try {
       return await this.dispatcher.serve(
         classified,
-        cancel ? { ...caller, signal: cancel } : caller,
+        cancel
+          ? { ...caller, logging, signal: cancel }
+          : { ...caller, logging },
         stream,
       );
     } finally {
@@ -158,6 +166,7 @@ export class HttpJsonRpc {
   private async batch(
     caller: McpCallerContext,
     messages: readonly unknown[],
+    req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
     const classified = messages.map((each) => classifyMessage(each));
@@ -177,8 +186,14 @@ export class HttpJsonRpc {
       );
     }
     const responses: JsonRpcResponse[] = [];
+    const logging = this.logLevels.of(
+      callerOf(req.headers, req.socket.remoteAddress),
+    );
     for (const each of classified) {
-      const response = await this.dispatcher.serve(each, caller);
+      const response = await this.dispatcher.serve(each, {
+        ...caller,
+        logging,
+      });
       if (response) {
         responses.push(response);
       }

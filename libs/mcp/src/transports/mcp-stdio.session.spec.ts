@@ -56,6 +56,7 @@ class SessionOperations {
     context: InvocationContext,
   ): Promise<{ steps: number }> {
     const steps = input.steps ?? 1000;
+    context.log('notice', 'watching', { steps });
     context.signal.addEventListener('abort', () => {
       this.watchAborted = Date.now();
     });
@@ -496,6 +497,56 @@ describe('McpStdioSession', () => {
         );
         expect(lastProgress).toBeLessThan(answerAt);
       }
+    });
+
+    it('keeps the level logging/setLevel sets for the session: its later calls send log messages at or above it', async () => {
+      const setLevel = (id: number, level: string) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'logging/setLevel',
+          params: { level },
+        });
+      const messagesOf = async (lines: string) => {
+        const session = new Harness(moduleRef, 10_000);
+        session.input.write(lines);
+        await session.close();
+        return session.lines
+          .map((line) => JSON.parse(line) as Line & { result?: unknown })
+          .filter(
+            (line) =>
+              line.method === 'notifications/message' ||
+              line.id === 1 ||
+              line.id === 2,
+          );
+      };
+      expect(
+        await messagesOf(`${setLevel(1, 'info')}\n${watchLine(2, 't', 1)}\n`),
+      ).toEqual([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: {
+            level: 'notice',
+            data: { message: 'watching', data: { steps: 1 } },
+          },
+        },
+        expect.objectContaining({ id: 2 }),
+      ]);
+      // Above the message's level, and in a session that set none: nothing.
+      expect(
+        (
+          await messagesOf(
+            `${setLevel(1, 'warning')}\n${watchLine(2, 't', 1)}\n`,
+          )
+        ).map((line) => line.method ?? line.id),
+      ).toEqual([1, 2]);
+      expect(
+        (await messagesOf(`${watchLine(2, 't', 1)}\n`)).map(
+          (line) => line.method ?? line.id,
+        ),
+      ).toEqual([2]);
     });
 
     it('aborts a call that notifications/cancelled names, and answers it no more; ignores one naming no call', async () => {

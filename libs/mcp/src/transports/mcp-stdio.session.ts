@@ -75,6 +75,8 @@ export class McpStdioSession {
   /** The `tools/call` requests under way, by id: what a cancellation aborts. */
   private readonly cancels = new Map<JsonRpcId, CarrierCancel>();
   private readonly maxInFlight: number;
+  /** Every call's caller: the options', with the session's log level. */
+  private readonly caller: McpCallerContext;
   /** Chunks read and not yet taken, the first one from `at` on. */
   private readonly unread: Buffer[] = [];
   private at = 0;
@@ -94,6 +96,8 @@ export class McpStdioSession {
     private readonly options: McpStdioSessionOptions,
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
+    // The session keeps the level its client sets with `logging/setLevel`.
+    this.caller = { logging: { level: undefined }, ...options.caller };
   }
 
   run(): Promise<void> {
@@ -213,9 +217,7 @@ export class McpStdioSession {
     try {
       const response = await this.dispatcher.serve(
         classified,
-        cancel
-          ? { ...this.options.caller, signal: cancel }
-          : this.options.caller,
+        cancel ? { ...this.caller, signal: cancel } : this.caller,
         stream,
       );
       stream.open = false;

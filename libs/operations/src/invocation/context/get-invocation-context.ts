@@ -1,18 +1,34 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { InvocationContext } from './invocation-context.interface.js';
 import { invocationOf } from '../pipeline/operation-request.js';
+import { currentCallRequest } from './current-call.js';
 
 /**
- * The invocation context of the current operation call, from a guard's or
- * interceptor's `ExecutionContext` or from the per-call request
- * (`@Inject(REQUEST)`). Undefined outside an operation call, e.g. on an
- * ordinary HTTP route.
+ * The invocation context of an operation call: from a guard's or
+ * interceptor's `ExecutionContext`, from the per-call request
+ * (`@Inject(REQUEST)`), or, without an argument, of the call the current
+ * code runs for, so that the services a handler calls reach it without a
+ * parameter:
+ *
+ * ```ts
+ * async importAll(rows: Row[]) {
+ *   for (const [done, row] of rows.entries()) {
+ *     await this.save(row);
+ *     getInvocationContext()?.reportProgress(done + 1, rows.length);
+ *   }
+ * }
+ * ```
+ *
+ * Undefined outside an operation call, e.g. on an ordinary HTTP route.
  *
  * @publicApi
  */
 export function getInvocationContext(
-  source: ExecutionContext | object,
+  source?: ExecutionContext | object,
 ): InvocationContext | undefined {
+  if (source === undefined) {
+    return invocationOf(currentCallRequest());
+  }
   const request =
     'switchToHttp' in source && typeof source.switchToHttp === 'function'
       ? (source as ExecutionContext).switchToHttp().getRequest<unknown>()
