@@ -452,6 +452,11 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
         ...NOT_FOUND,
       },
       {
+        name: 'logging/setLevel as a 2026 request',
+        message: modernRequest('log', 'logging/setLevel', { level: 'info' }),
+        ...NOT_FOUND,
+      },
+      {
         name: 'an unknown method as a 2026 request',
         message: modernRequest('res', 'resources/list'),
         ...NOT_FOUND,

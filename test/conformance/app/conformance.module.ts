@@ -17,6 +17,8 @@ import { DiagnosticToolsService } from './diagnostic-tools.service';
         'diagnostics.simple-text': 'test_simple_text',
         'diagnostics.error-handling': 'test_error_handling',
         'diagnostics.logging': 'test_logging_tool',
+        'diagnostics.tool-with-logging': 'test_tool_with_logging',
+        'diagnostics.tool-with-progress': 'test_tool_with_progress',
         'diagnostics.streaming-elicitation': 'test_streaming_elicitation',
         'diagnostics.json-schema': 'json_schema_2020_12_tool',
       },

@@ -1,14 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Operation, OperationException } from '@nestops/operations';
+import {
+  type InvocationContext,
+  Operation,
+  OperationException,
+} from '@nestops/operations';
 import { JsonSchema2020Input } from './json-schema-2020.dto';
 
 /**
  * The conformance suite's diagnostic tools, as far as the library can serve
  * them: each is an ordinary operation, its tool name set by the module's
  * `tools` option (operation ids have no `_`). A tool the suite asks for that
- * needs what the library does not have (image or audio content, progress,
- * log notifications, sampling, elicitation, a required client capability)
- * is not here; its checks are expected failures in `expected-results.json`.
+ * needs what the library does not have (image or audio content, sampling,
+ * elicitation, a required client capability) is not here; its checks are
+ * expected failures in `expected-results.json`.
  */
 @Injectable()
 export class DiagnosticToolsService {
@@ -34,6 +38,46 @@ export class DiagnosticToolsService {
     throw new OperationException('BUSINESS_CONFLICT_001', {
       detail: 'This tool intentionally returns an error for testing.',
     });
+  }
+
+  /**
+   * `tools-call-with-logging`: three log messages at `info`, 50 ms apart,
+   * sent to a client that asked for `info` or lower.
+   */
+  @Operation({
+    id: 'diagnostics.tool-with-logging',
+    readOnly: true,
+    description: 'Sends three log messages while it runs, then returns.',
+  })
+  async toolWithLogging(
+    _input: unknown,
+    context: InvocationContext,
+  ): Promise<string> {
+    context.log('info', 'Tool execution started');
+    await pause(50);
+    context.log('info', 'Tool processing data');
+    await pause(50);
+    context.log('info', 'Tool execution completed');
+    return 'Logging completed.';
+  }
+
+  /** `tools-call-with-progress`: 0, 50 and 100 of 100, 50 ms apart. */
+  @Operation({
+    id: 'diagnostics.tool-with-progress',
+    readOnly: true,
+    description:
+      'Reports its progress three times while it runs, then returns.',
+  })
+  async toolWithProgress(
+    _input: unknown,
+    context: InvocationContext,
+  ): Promise<string> {
+    context.reportProgress(0, 100);
+    await pause(50);
+    context.reportProgress(50, 100);
+    await pause(50);
+    context.reportProgress(100, 100);
+    return 'Progress completed.';
   }
 
   /**
@@ -78,4 +122,8 @@ export class DiagnosticToolsService {
   jsonSchema(input: JsonSchema2020Input): { name: string | null } {
     return { name: input.name ?? null };
   }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((settle) => setTimeout(settle, ms));
 }

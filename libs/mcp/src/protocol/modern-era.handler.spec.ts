@@ -270,26 +270,7 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
     });
   });
 
-  it('answers the deprecated logging/setLevel without keeping it: each call names its level in _meta', async () => {
-    const logging = { level: undefined as string | undefined };
-    expect(
-      await answer(
-        board,
-        'logging/setLevel',
-        { level: 'debug' },
-        {
-          headers: {},
-          logging,
-        },
-      ),
-    ).toEqual({ resultType: 'complete', _meta: serverInfo('board', '2.0.0') });
-    expect(logging.level).toBeUndefined();
-    await expect(
-      answer(board, 'logging/setLevel', { level: 'loud' }),
-    ).rejects.toMatchObject({ rpcCode: -32602 });
-  });
-
-  it.each(['initialize', 'ping', 'resources/list'])(
+  it.each(['initialize', 'ping', 'resources/list', 'logging/setLevel'])(
     'refuses %s with -32601: the 2026 revision has no such method',
     async (method) => {
       const refused = answer(board, method);

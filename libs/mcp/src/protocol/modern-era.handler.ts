@@ -6,15 +6,13 @@ import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { SPOKEN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpAnswerWriter } from './answer.writer.js';
 import type { McpRequest } from './mcp-message.js';
-import { setLogLevel } from './call-notifications.js';
 import { McpTools } from './mcp-tools.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
- * checks passed: `server/discover`, `tools/list`, `tools/call` and the
- * deprecated `logging/setLevel` (checked and answered, but not kept: each
- * call names its level in its `_meta`), each result with
- * `resultType: "complete"`; any other method (`initialize` and `ping`
+ * checks passed: `server/discover`, `tools/list`, `tools/call`, each result
+ * with `resultType: "complete"`; any other method (`initialize`, `ping` and
+ * `logging/setLevel`, whose level a 2026 call names in its own `_meta`,
  * included) is `-32601`.
  */
 @Injectable()
@@ -44,10 +42,6 @@ export class ModernEraHandler {
           responseStream,
           request.meta?.logLevel,
         );
-      case 'logging/setLevel':
-        // Stateless: a 2026 call names its level in its own `_meta`.
-        setLogLevel(request.params, undefined);
-        return this.writer.modern({});
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
