@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CallerLogging } from '../mcp-caller.context.js';
 
 /** How many callers' levels an instance keeps; the least recently set goes first. */
@@ -9,7 +10,8 @@ const MAX_CALLERS = 10_000;
  * session to keep them in, so one caller's level holds for its later
  * POSTs here, never for another caller's, and not on another instance of
  * the app. Bounded: past `MAX_CALLERS` the level set longest ago is
- * forgotten.
+ * forgotten; a caller is kept as the SHA-256 of its text, so the memory a
+ * level takes does not grow with the caller's `Authorization` header.
  */
 export class CallerLogLevels {
   private readonly levels = new Map<string, string>();
@@ -20,16 +22,20 @@ export class CallerLogLevels {
   of(who: string): CallerLogging {
     const levels = this.levels;
     const max = this.max;
+    let key: string | undefined;
+    const keyOf = () =>
+      (key ??= createHash('sha256').update(who).digest('base64'));
     return {
       get level() {
-        return levels.get(who);
+        // No caller has set a level: nothing to look up.
+        return levels.size === 0 ? undefined : levels.get(keyOf());
       },
       set level(level: string | undefined) {
-        levels.delete(who);
+        levels.delete(keyOf());
         if (level === undefined) {
           return;
         }
-        levels.set(who, level);
+        levels.set(keyOf(), level);
         if (levels.size > max) {
           levels.delete(levels.keys().next().value as string);
         }
