@@ -74,10 +74,18 @@ describe('clsCallScope', () => {
     }
   });
 
-  it('is undefined where the app has no ClsModule', async () => {
+  it('is undefined where the app has no ClsModule, and never loads nestjs-cls then', async () => {
     const { app, moduleRef } = await appWith();
     try {
-      expect(clsCallScope(moduleRef)).toBeUndefined();
+      let loaded = 0;
+      expect(
+        clsCallScope(moduleRef, () => {
+          loaded++;
+          return createRequire(import.meta.url)('nestjs-cls') as unknown;
+        }),
+      ).toBeUndefined();
+      // Loading it would enter a root context: async hooks for every promise.
+      expect(loaded).toBe(0);
     } finally {
       await app.close();
     }

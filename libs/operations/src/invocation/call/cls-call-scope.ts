@@ -39,15 +39,19 @@ export type CallScope = <T>(
  * `idGenerator`'s for the call, `CLS_REQ` the call's request (whose `user`
  * the app's authentication sets), and the app's `setup`, plugins and
  * proxy providers run (and cost what they cost on a request). Undefined
- * where nestjs-cls is not installed or the app has no `ClsModule`.
+ * where nestjs-cls is not installed or the app has no `ClsModule`; an app
+ * without one never loads nestjs-cls.
  */
 export function clsCallScope(
   moduleRef: ModuleRef,
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only if installed
   load: () => unknown = () => require('nestjs-cls'),
 ): CallScope | undefined {
-  const cls = loadOptionalPeer<NestjsCls>(NESTJS_CLS, load);
-  const options = cls && middlewareOptions(moduleRef);
+  // The app's ClsModule first: an app without one never loads nestjs-cls,
+  // whose loading gives the whole process async hooks (a root context it
+  // enters), which every promise of every request then pays for.
+  const options = middlewareOptions(moduleRef);
+  const cls = options && loadOptionalPeer<NestjsCls>(NESTJS_CLS, load);
   if (!cls || !options) {
     return undefined;
   }
