@@ -4,7 +4,14 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLS_ID, CLS_REQ, ClsModule, ClsService } from 'nestjs-cls';
+import {
+  CLS_ID,
+  CLS_REQ,
+  ClsMiddleware,
+  ClsModule,
+  ClsService,
+  ClsServiceManager,
+} from 'nestjs-cls';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clsCallScope } from './cls-call-scope.js';
 
@@ -81,7 +88,7 @@ describe('clsCallScope', () => {
       expect(
         clsCallScope(moduleRef, () => {
           loaded++;
-          return createRequire(import.meta.url)('nestjs-cls') as unknown;
+          return { ClsMiddleware, ClsServiceManager };
         }),
       ).toBeUndefined();
       // Loading it would enter a root context: async hooks for every promise.
