@@ -22,6 +22,7 @@ import {
   startCallTimeout,
   watchCallCancel,
 } from './invocation/call/call-timeout.js';
+import type { CancelSignal } from './invocation/call/invocation-options.interface.js';
 import {
   type CallScope,
   clsCallScope,
@@ -140,25 +141,11 @@ export class OperationInvoker implements OnApplicationBootstrap {
       defaults,
       this.messages.callerLocale(options.headers, options.locale),
     );
-    const { timeout } = call;
     const running = this.run(operation, call, defaults.inputLimits);
-    const stops: CallStop[] = [];
-    if (timeout !== undefined) {
-      stops.push(startCallTimeout(timeout, call.abort, operationId));
-    }
-    if (options.signal) {
-      stops.push(watchCallCancel(options.signal, call.abort, operationId));
-    }
-    let outcome: CallOutcome;
-    try {
-      outcome = await (stops.length > 0
-        ? Promise.race([running, ...stops.map((stop) => stop.expired)])
-        : running);
-    } finally {
-      for (const stop of stops) {
-        stop.cancel();
-      }
-    }
+    const outcome =
+      call.timeout === undefined && options.signal === undefined
+        ? await running
+        : await untilStopped(running, call, options.signal, operationId);
     return outcome.ok
       ? outcome
       : {
@@ -306,6 +293,42 @@ export class OperationInvoker implements OnApplicationBootstrap {
     }
     return this.services;
   }
+}
+
+/**
+ * The outcome of `running`, or the failure of what gives the call up
+ * first: its deadline, its caller's cancellation. Whichever comes first
+ * stops the others; the call's signal is what tells a call given up that
+ * it is.
+ */
+function untilStopped(
+  running: Promise<CallOutcome>,
+  call: CallPlan,
+  signal: CancelSignal | undefined,
+  operationId: string,
+): Promise<CallOutcome> {
+  return new Promise<CallOutcome>((resolve, reject) => {
+    let timer: CallStop | undefined;
+    let cancel: CallStop | undefined;
+    const stopWatching = () => {
+      timer?.cancel();
+      cancel?.cancel();
+    };
+    const settle = (outcome: CallOutcome) => {
+      stopWatching();
+      resolve(outcome);
+    };
+    if (call.timeout !== undefined) {
+      timer = startCallTimeout(call.timeout, call.abort, operationId, settle);
+    }
+    if (signal !== undefined) {
+      cancel = watchCallCancel(signal, call.abort, operationId, settle);
+    }
+    running.then(settle, (error: unknown) => {
+      stopWatching();
+      reject(error);
+    });
+  });
 }
 
 function fail(failure: OperationFailure): CallFailure {

@@ -1,9 +1,23 @@
 import { formatFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
 import { CallAbort } from './call-abort.js';
-import { startCallTimeout, watchCallCancel } from './call-timeout.js';
+import {
+  type CallStop,
+  type OnCallStop,
+  startCallTimeout,
+  watchCallCancel,
+} from './call-timeout.js';
 
 const MAX_DELAY = 2 ** 31 - 1;
+
+/** The stop `start` makes, with the failure it stops with as `expired`. */
+function withExpired(start: (onStop: OnCallStop) => CallStop) {
+  let stop: CallStop | undefined;
+  const expired = new Promise<CallFailure>((resolve) => {
+    stop = start(resolve);
+  });
+  return Object.assign(stop!, { expired });
+}
 
 function text(result: CallFailure | { readonly ok: true }): string {
   if (result.ok) {
@@ -22,7 +36,9 @@ describe('startCallTimeout', () => {
 
   it('aborts the signal and answers INTERNAL_TIMEOUT_001 when the time is up', async () => {
     const abort = new CallAbort();
-    const timeout = startCallTimeout(1500, abort, 'a.b');
+    const timeout = withExpired((stop) =>
+      startCallTimeout(1500, abort, 'a.b', stop),
+    );
 
     vi.advanceTimersByTime(1499);
     expect(abort.signal.aborted).toBe(false);
@@ -41,7 +57,9 @@ describe('startCallTimeout', () => {
     [0.5, '0.0005'],
     [1234.5, '1.2345'],
   ])('states %s ms as %s s', async (ms, seconds) => {
-    const timeout = startCallTimeout(ms, new CallAbort(), 'a.b');
+    const timeout = withExpired((stop) =>
+      startCallTimeout(ms, new CallAbort(), 'a.b', stop),
+    );
     vi.advanceTimersByTime(Math.ceil(ms));
 
     expect(text(await timeout.expired)).toBe(
@@ -51,7 +69,7 @@ describe('startCallTimeout', () => {
 
   it('never aborts once cancelled', () => {
     const abort = new CallAbort();
-    startCallTimeout(100, abort, 'a.b').cancel();
+    withExpired((stop) => startCallTimeout(100, abort, 'a.b', stop)).cancel();
 
     vi.advanceTimersByTime(1_000);
 
@@ -61,7 +79,9 @@ describe('startCallTimeout', () => {
 
   it('waits longer than setTimeout can at once', () => {
     const abort = new CallAbort();
-    const timeout = startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b');
+    const timeout = withExpired((stop) =>
+      startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b', stop),
+    );
 
     vi.advanceTimersByTime(MAX_DELAY + 4_999);
     expect(abort.signal.aborted).toBe(false);
@@ -72,7 +92,9 @@ describe('startCallTimeout', () => {
 
   it('can be cancelled after its first setTimeout ran out', () => {
     const abort = new CallAbort();
-    const timeout = startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b');
+    const timeout = withExpired((stop) =>
+      startCallTimeout(MAX_DELAY + 5_000, abort, 'a.b', stop),
+    );
 
     vi.advanceTimersByTime(MAX_DELAY + 1);
     timeout.cancel();
@@ -84,7 +106,9 @@ describe('startCallTimeout', () => {
 
   it('neither aborts nor answers once the call has begun to commit', async () => {
     const abort = new CallAbort();
-    const timeout = startCallTimeout(100, abort, 'a.b');
+    const timeout = withExpired((stop) =>
+      startCallTimeout(100, abort, 'a.b', stop),
+    );
     expect(abort.beginCommit()).toBe(true);
 
     vi.advanceTimersByTime(1_000);
@@ -102,7 +126,9 @@ describe('watchCallCancel', () => {
   it('aborts the call and answers INTERNAL_CANCELLED_001 when the carrier cancels', async () => {
     const carrier = new AbortController();
     const abort = new CallAbort();
-    const watch = watchCallCancel(carrier.signal, abort, 'a.b');
+    const watch = withExpired((stop) =>
+      watchCallCancel(carrier.signal, abort, 'a.b', stop),
+    );
     expect(abort.signal.aborted).toBe(false);
 
     carrier.abort();
@@ -115,7 +141,9 @@ describe('watchCallCancel', () => {
 
   it('gives up at once a call whose carrier signal is already aborted', async () => {
     const abort = new CallAbort();
-    const watch = watchCallCancel(AbortSignal.abort(), abort, 'a.b');
+    const watch = withExpired((stop) =>
+      watchCallCancel(AbortSignal.abort(), abort, 'a.b', stop),
+    );
     expect(abort.signal.aborted).toBe(true);
     expect(text(await watch.expired)).toMatch(/^INTERNAL_CANCELLED_001/);
   });
@@ -123,14 +151,18 @@ describe('watchCallCancel', () => {
   it('neither aborts nor answers once the call has begun to commit, nor once it stopped watching', async () => {
     const committing = new AbortController();
     const abort = new CallAbort();
-    const watch = watchCallCancel(committing.signal, abort, 'a.b');
+    const watch = withExpired((stop) =>
+      watchCallCancel(committing.signal, abort, 'a.b', stop),
+    );
     abort.beginCommit();
     committing.abort();
     expect(abort.signal.aborted).toBe(false);
 
     const finished = new AbortController();
     const other = new CallAbort();
-    watchCallCancel(finished.signal, other, 'a.b').cancel();
+    withExpired((stop) =>
+      watchCallCancel(finished.signal, other, 'a.b', stop),
+    ).cancel();
     finished.abort();
     expect(other.signal.aborted).toBe(false);
 
