@@ -17,7 +17,8 @@ type HeaderValue = string | number | readonly string[];
 export class OperationResponse {
   statusCode = 200;
   readonly headersSent = false;
-  private readonly headers = new Map<string, HeaderValue>();
+  /** Made when a header is first set: most calls set none. */
+  private headers?: Map<string, HeaderValue>;
 
   status(code: number): this {
     this.statusCode = code;
@@ -25,17 +26,17 @@ export class OperationResponse {
   }
 
   setHeader(name: string, value: HeaderValue): this {
-    this.headers.set(name.toLowerCase(), value);
+    (this.headers ??= new Map()).set(name.toLowerCase(), value);
     return this;
   }
 
   getHeader(name: string): HeaderValue | undefined {
-    return this.headers.get(name.toLowerCase());
+    return this.headers?.get(name.toLowerCase());
   }
 
   /** The names of the headers set, in lower case, as Node's `getHeaderNames()`. */
   getHeaderNames(): string[] {
-    return [...this.headers.keys()];
+    return this.headers ? [...this.headers.keys()] : [];
   }
 
   // What an exception filter writes (Express's `json()`, `send()`, `end()`,
@@ -67,16 +68,16 @@ export class OperationResponse {
   }
 
   hasHeader(name: string): boolean {
-    return this.headers.has(name.toLowerCase());
+    return this.headers?.has(name.toLowerCase()) ?? false;
   }
 
   removeHeader(name: string): void {
-    this.headers.delete(name.toLowerCase());
+    this.headers?.delete(name.toLowerCase());
   }
 
   /** The headers set, by lower-case name, as Node's `getHeaders()`. */
   getHeaders(): Record<string, HeaderValue> {
-    return Object.fromEntries(this.headers);
+    return this.headers ? Object.fromEntries(this.headers) : {};
   }
 
   /**
