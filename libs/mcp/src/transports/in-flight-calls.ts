@@ -10,7 +10,11 @@ import { CarrierCancel } from './carrier-cancel.js';
  * another instance of the app, or names no call under way, is ignored.
  */
 export class InFlightCalls {
-  private readonly calls = new Map<string, CarrierCancel>();
+  /**
+   * By request id (a number and its text are two ids, as Map keys are):
+   * each caller's call under way with it. No key is built per call.
+   */
+  private readonly calls = new Map<JsonRpcId, TrackedCall[]>();
 
   /**
    * The cancellation of a call now under way, until `forget`; undefined
@@ -18,26 +22,48 @@ export class InFlightCalls {
    * it).
    */
   track(caller: string, id: JsonRpcId): CarrierCancel | undefined {
-    const key = keyOf(caller, id);
-    if (this.calls.has(key)) {
+    const tracked = this.calls.get(id);
+    if (tracked?.some((call) => call.caller === caller)) {
       return undefined;
     }
     const cancel = new CarrierCancel();
-    this.calls.set(key, cancel);
+    if (tracked) {
+      tracked.push({ caller, cancel });
+    } else {
+      this.calls.set(id, [{ caller, cancel }]);
+    }
     return cancel;
   }
 
   forget(caller: string, id: JsonRpcId, cancel: CarrierCancel): void {
-    const key = keyOf(caller, id);
-    if (this.calls.get(key) === cancel) {
-      this.calls.delete(key);
+    const tracked = this.calls.get(id);
+    const index =
+      tracked?.findIndex(
+        (call) => call.cancel === cancel && call.caller === caller,
+      ) ?? -1;
+    if (index < 0) {
+      return;
+    }
+    if (tracked!.length === 1) {
+      this.calls.delete(id);
+    } else {
+      tracked!.splice(index, 1);
     }
   }
 
   /** Cancels the caller's call `id`, if it is under way here. */
   cancel(caller: string, id: JsonRpcId): void {
-    this.calls.get(keyOf(caller, id))?.cancel();
+    this.calls
+      .get(id)
+      ?.find((call) => call.caller === caller)
+      ?.cancel.cancel();
   }
+}
+
+/** One caller's call under way. */
+interface TrackedCall {
+  readonly caller: string;
+  readonly cancel: CarrierCancel;
 }
 
 /** Who a POST comes from, as far as cancelling its calls goes. */
@@ -49,8 +75,4 @@ export function callerOf(
   return authorization === undefined
     ? `address ${address ?? ''}`
     : `authorization ${authorization}`;
-}
-
-function keyOf(caller: string, id: JsonRpcId): string {
-  return `${typeof id} ${String(id)}\u0000${caller}`;
 }
