@@ -95,6 +95,8 @@ export class McpStdioSession {
   private blocked = false;
   /** Set once the input ended: what resolves `run()` once all is taken. */
   private onEnd?: () => void;
+  /** How every call's stream writes its lines: one function for the session. */
+  private readonly writeLine = (message: object) => this.write(message);
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -218,7 +220,7 @@ export class McpStdioSession {
     if (cancel) {
       this.cancels.set(id as JsonRpcId, cancel);
     }
-    const stream = new LineStream((line) => this.write(line), cancel);
+    const stream = new LineStream(this.writeLine, cancel);
     try {
       const response = await this.dispatcher.serve(
         classified,
