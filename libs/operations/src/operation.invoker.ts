@@ -174,13 +174,13 @@ export class OperationInvoker implements OnApplicationBootstrap {
         input,
         (req) => createInvocationContext(req, call),
       );
-      const work = async () => {
-        const handler = await operation.pipeline.handlerFor(request);
-        return handler(request, response);
-      };
       const scope = this.scope();
       const value = await runAsCall(request, () =>
-        scope ? scope(request, response, work) : work(),
+        scope
+          ? scope(request, response, () =>
+              operation.pipeline.handle(request, response),
+            )
+          : operation.pipeline.handle(request, response),
       );
       const { value: sent, json } = serializeOrTellReshaped(
         call.serializer,

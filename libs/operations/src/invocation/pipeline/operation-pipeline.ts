@@ -156,11 +156,26 @@ export class OperationPipeline {
     }
   }
 
-  /** The handler of one call: built once for singletons, per call otherwise. */
-  async handlerFor(request: OperationRequest): Promise<OperationHandler> {
-    if (this.staticHandler) {
-      return this.staticHandler;
-    }
+  /**
+   * Runs one call through the operation's handler: built once for
+   * singletons (then the call costs no promise of its own here), per call
+   * otherwise.
+   */
+  handle(
+    request: OperationRequest,
+    response: OperationResponse,
+  ): Promise<unknown> {
+    return this.staticHandler
+      ? this.staticHandler(request, response)
+      : this.perCallHandler(request).then((handler) =>
+          handler(request, response),
+        );
+  }
+
+  /** The handler of one call of a request-scoped provider, or with request-scoped enhancers. */
+  private async perCallHandler(
+    request: OperationRequest,
+  ): Promise<OperationHandler> {
     const { wrapper } = this.host;
     const contextId = ContextIdFactory.getByRequest(request);
     bindContextId(request, contextId);
