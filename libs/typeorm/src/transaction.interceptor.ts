@@ -104,9 +104,12 @@ export class TransactionInterceptor implements NestInterceptor {
     run: () => Promise<T>,
   ): Promise<T> {
     let over = false;
+    // Read when first asked (reading it makes it), then kept: the call's
+    // data access asks on every property of its manager.
+    let signal: AbortSignal | undefined;
     this.cls.set<CallState>(CALL_STATE, {
       operationId: invocation.operation.id,
-      ended: () => over || invocation.signal.aborted,
+      ended: () => over || (signal ??= invocation.signal).aborted,
     });
     try {
       return await run();
