@@ -7,6 +7,7 @@ import {
 } from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
 import { IsInt, Max, Min } from 'class-validator';
+import { ClsModule } from 'nestjs-cls';
 import { ClientV1, ClientV2, CLIENT_INFO } from './support/mcp-clients';
 import { sendExact, sseEvents } from './support/mcp-http';
 import { startApp, useApp } from './support/start-app';
@@ -57,10 +58,20 @@ class JobOperations {
 }
 
 @Module({
-  imports: [McpModule.forRoot({ serverName: 'jobs' })],
+  imports: [
+    ClsModule.forRoot({ global: true }),
+    McpModule.forRoot({ serverName: 'jobs' }),
+  ],
   providers: [JobOperations, Stepper],
 })
 class JobsModule {}
+
+/** The same operations in an app without nestjs-cls. */
+@Module({
+  imports: [McpModule.forRoot({ serverName: 'jobs' })],
+  providers: [JobOperations, Stepper],
+})
+class JobsWithoutClsModule {}
 
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -378,5 +389,23 @@ describe('progress and log messages of a call', () => {
 
   it('outside a call, getInvocationContext() is undefined', () => {
     expect(getInvocationContext()).toBeUndefined();
+  });
+});
+
+describe('getInvocationContext() without an argument, in an app without nestjs-cls', () => {
+  const running = useApp(() =>
+    startApp(JobsWithoutClsModule, { logger: ['error', 'warn'] }),
+  );
+
+  it('finds no call (the call pays for no async context), and the service reports nothing', async () => {
+    const reply = await post(
+      running().baseUrl,
+      jobsRun(31, { progressToken: 'no-cls' }),
+    );
+    expect(reply.type).toBe('application/json');
+    expect(JSON.parse(reply.text)).toMatchObject({
+      id: 31,
+      result: { structuredContent: { steps: 3 } },
+    });
   });
 });

@@ -39,7 +39,10 @@ import {
   ReshapedResultError,
   serializeOrTellReshaped,
 } from './invocation/output/reshaped-result.js';
-import { runAsCall } from './invocation/context/current-call.js';
+import {
+  keepCurrentCall,
+  runAsCall,
+} from './invocation/context/current-call.js';
 import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { operationGuards } from './invocation/pipeline/operation-guards.js';
@@ -175,13 +178,13 @@ export class OperationInvoker implements OnApplicationBootstrap {
         (req) => createInvocationContext(req, call),
       );
       const scope = this.scope();
-      const value = await runAsCall(request, () =>
-        scope
-          ? scope(request, response, () =>
+      const value = await (scope
+        ? runAsCall(request, () =>
+            scope(request, response, () =>
               operation.pipeline.handle(request, response),
-            )
-          : operation.pipeline.handle(request, response),
-      );
+            ),
+          )
+        : operation.pipeline.handle(request, response));
       const { value: sent, json } = serializeOrTellReshaped(
         call.serializer,
         value,
@@ -246,6 +249,9 @@ export class OperationInvoker implements OnApplicationBootstrap {
   private scope(): CallScope | undefined {
     if (this.callScope === undefined) {
       this.callScope = clsCallScope(this.moduleRef) ?? null;
+      if (this.callScope) {
+        keepCurrentCall();
+      }
     }
     return this.callScope ?? undefined;
   }

@@ -19,6 +19,12 @@ import { currentCallRequest } from './current-call.js';
  * }
  * ```
  *
+ * Without an argument it needs the app to use nestjs-cls (`ClsModule`,
+ * which `@nestops/typeorm` needs anyway): each call then runs in a CLS
+ * context of its own, and the library keeps the call there. In an app
+ * without it, it is undefined (and the first such lookup says so on the
+ * app's log), so that no call pays for async context nothing asks for.
+ *
  * Undefined outside an operation call, e.g. on an ordinary HTTP route.
  *
  * @publicApi
