@@ -41,12 +41,14 @@ export class CallEndedError extends Error {
  * transaction manager is refused too, not only the fallback: between a
  * call's deadline and the end of its rollback a handler still holds it,
  * and a write through it then would run after the ROLLBACK, on its own.
- * A call's transaction ends with its handler's work: nested transactions
- * (`Propagation.Nested`) that work left open are rolled back first, so that
- * the call's rollback (or commit) is that of the whole transaction, and
- * their late commit or rollback is refused (TypeORM's savepoints share the
- * connection: the late commit would end the transaction of whatever runs
- * on it next). Everywhere else (REST requests, code outside any call) it is
+ * A call's transaction ends with its handler's work: a nested transaction
+ * (`Propagation.Nested`, a savepoint) still open then (the call failed or
+ * timed out inside it) is rolled back first, so that the call's rollback is
+ * that of the whole transaction, and its late commit or rollback is refused
+ * (the savepoint shares the connection: a late commit would end the
+ * transaction of whatever runs on it next). A handler awaits its nested
+ * transactions; one left running after the handler returns is not part of
+ * the call's work. Everywhere else (REST requests, code outside any call) it is
  * the adapter as it is.
  */
 export class CallScopedTypeOrmAdapter extends TransactionalAdapterTypeOrm {
@@ -62,20 +64,14 @@ export class CallScopedTypeOrmAdapter extends TransactionalAdapterTypeOrm {
           if (!call) {
             return options.wrapWithTransaction(txOptions, fn, setClient);
           }
-          let settled = false;
-          const scope: CallState = {
-            operationId: call.operationId,
-            ended: () => settled || call.ended(),
-          };
           let runner: QueryRunner | undefined;
-          const guarded = guardedClient(setClient, scope);
+          const guarded = guardedClient(setClient, call);
           return options.wrapWithTransaction(
             txOptions,
             async () => {
               try {
                 return await fn();
               } finally {
-                settled = true;
                 await rollBackNested(runner);
               }
             },
@@ -86,15 +82,12 @@ export class CallScopedTypeOrmAdapter extends TransactionalAdapterTypeOrm {
           );
         },
         wrapWithNestedTransaction: (txOptions, fn, setClient, client) => {
-          const scope = SCOPES.get(client) ?? liveCall();
-          if (scope?.ended()) {
-            throw new CallEndedError(scope.operationId);
-          }
+          const call = liveCall();
           return options.wrapWithNestedTransaction(
             txOptions,
             fn,
-            guardedClient(setClient, scope),
-            scope ? nestingClient(client, scope) : client,
+            guardedClient(setClient, call),
+            call ? nestingClient(client, call) : client,
           );
         },
         getFallbackInstance: (): EntityManager => {
@@ -105,9 +98,6 @@ export class CallScopedTypeOrmAdapter extends TransactionalAdapterTypeOrm {
     };
   }
 }
-
-/** The call each manager a call's transaction handed out serves. */
-const SCOPES = new WeakMap<EntityManager, CallState>();
 
 /**
  * The call of the current CLS context, if any; throws `CallEndedError`
@@ -161,13 +151,7 @@ function guardedClient(
   if (!call) {
     return setClient;
   }
-  return (client) => {
-    const guarded = client && refusing(client, call);
-    if (guarded) {
-      SCOPES.set(guarded, call);
-    }
-    setClient(guarded);
-  };
+  return (client) => setClient(client && refusing(client, call));
 }
 
 /**
@@ -177,8 +161,6 @@ function guardedClient(
  */
 function nestingClient(client: EntityManager, call: CallState): EntityManager {
   return refusing(client, call, (key, value) =>
-    key === 'queryRunner' && value
-      ? refusing(value as QueryRunner, call)
-      : value,
+    key === 'queryRunner' ? refusing(value as QueryRunner, call) : value,
   );
 }
