@@ -114,6 +114,7 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
       const problem = response.json<Problem>();
       expect(problem).toMatchObject({
         type: 'about:blank',
+        title: 'Internal Server Error',
         status: 500,
         correlationId: 'outer-auth-1',
       });
@@ -126,6 +127,31 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
       expect(errors[0]).toContain('outer-auth-1');
       expect(errors[0]).toContain(`Error: ${cause}`);
       expect(errors[0]).toMatch(/\n\s+at /);
+      expect(logger.entries.at(-1)?.params.at(-1)).toBe('McpHttpTransport');
+    },
+  );
+
+  it('a guard that throws an HttpException other than 401 and 403: the guard failing, 500', async () => {
+    const response = await postMcp(baseUrl, list, {
+      authorization: 'Bearer throttled',
+    });
+    expect(response.status).toBe(500);
+    expect(response.header('www-authenticate')).toBeUndefined();
+    expect(response.json<Problem>()).toMatchObject({
+      title: 'Internal Server Error',
+      status: 500,
+    });
+    expect(logger.errors()).toHaveLength(1);
+  });
+
+  it.each(['=token', '"quoted"'])(
+    'credentials %j that name no scheme: the challenge names Bearer',
+    async (authorization) => {
+      const response = await postMcp(baseUrl, list, { authorization });
+      expect(response.status).toBe(401);
+      expect(response.header('www-authenticate')).toBe(
+        'Bearer realm="outer-auth"',
+      );
     },
   );
 

@@ -1,11 +1,14 @@
+import { OperationTestClient } from '@nestops/operations/testing';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { postMcp, rpcRequest } from './support/mcp-http';
 import { useSampleApp } from './support/sample-app';
 
 /**
  * Rules of the sample order desk that each held against one broken line:
- * the API key read as a whole header, tenants compared exactly, a search
- * that takes `\`, `%` and `_` literally, and the top of the id column found.
+ * the API key read as a whole header, an unknown key told apart from no
+ * key, tenants compared exactly (an anonymous caller holds `default`, a
+ * call acts for its invocation context's tenant), a search that takes `\`,
+ * `%` and `_` literally, and the top of the id column found.
  * On SQLite and (with DATABASE_URL) PostgreSQL.
  */
 
@@ -85,6 +88,34 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
       });
     });
 
+    it('refuses an unknown key at once, apart from a missing one', async () => {
+      const unknown = await fetch(`${running().baseUrl}/orders`, {
+        headers: { authorization: 'ApiKey dev-mallory-key' },
+      });
+      expect(unknown.status).toBe(401);
+      expect(await unknown.json()).toMatchObject({
+        message: 'Invalid API key.',
+      });
+
+      const missing = await fetch(`${running().baseUrl}/orders`);
+      expect(missing.status).toBe(401);
+      expect(await missing.json()).toMatchObject({
+        message: 'Authentication is required.',
+      });
+    });
+
+    it('lets an anonymous call past ApiKeyGuard (the service method names no permission) to the tenant check', async () => {
+      const result = await call('orders_list', {}, { 'x-tenant-id': 'acme' });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [
+          {
+            text: "SECURITY_DENIED_005: Tenant 'acme' is not one of the caller's tenants.",
+          },
+        ],
+      });
+    });
+
     it('accepts the key itself, with any spacing after the scheme', async () => {
       const rest = await fetch(`${running().baseUrl}/orders`, {
         headers: { authorization: 'ApiKey   dev-alice-key' },
@@ -115,6 +146,29 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
         );
       },
     );
+
+    it('lets an anonymous call name the default tenant (refused only for its missing credentials)', async () => {
+      const result = await call(
+        'orders_list',
+        {},
+        { 'x-tenant-id': 'default' },
+      );
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ text: 'SECURITY_DENIED_003: Authentication is required.' }],
+      });
+    });
+
+    it("acts for the call's tenant, the first of repeated X-Tenant-Id values, not their joined text", async () => {
+      const alice = OperationTestClient.create(running().app, {
+        headers: { Authorization: ALICE, 'X-Tenant-Id': ['globex', 'acme'] },
+      });
+      const created = await alice.invoke('orders.create', {
+        name: 'x',
+        amount: 1,
+      });
+      expect(created).toMatchObject({ ok: true, value: { tenant: 'globex' } });
+    });
 
     it('serves the tenant as the key holds it', async () => {
       const rest = await fetch(`${running().baseUrl}/orders`, {

@@ -17,12 +17,13 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { TransactionHost } from '@nestjs-cls/transactional';
+import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { McpModule } from '@nestops/mcp';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { OperationTestClient } from '@nestops/operations/testing';
 import {
+  CallEndedError,
   TransactionInterceptor,
   UnitOfWork,
   UnitOfWorkModule,
@@ -179,6 +180,30 @@ class RuleOperations {
     return { added: true };
   }
 
+  /** Writes a row in its call's transaction and one in a nested transaction. */
+  @Operation({ id: 'rows.addNested' })
+  async addNested(): Promise<{ added: number }> {
+    await this.txHost.tx.getRepository(RuleRow).save({ label: 'outer' });
+    await this.txHost.withTransaction(Propagation.Nested, () =>
+      this.txHost.tx.getRepository(RuleRow).save({ label: 'nested' }),
+    );
+    return { added: 2 };
+  }
+
+  /** The nested transaction of the last `rows.addNestedAfterGate`. */
+  nested?: Promise<unknown>;
+
+  /** Writes a row, then another once the gate opens, in a nested transaction. */
+  @Operation({ id: 'rows.addNestedAfterGate' })
+  async addNestedAfterGate(): Promise<{ added: true }> {
+    await this.txHost.tx.getRepository(RuleRow).save({ label: 'outer' });
+    this.nested = this.txHost.withTransaction(Propagation.Nested, () =>
+      this.writeAfterGate('nested after'),
+    );
+    await this.nested;
+    return { added: true };
+  }
+
   /** Answers at once, leaving a write to run once the gate opens. */
   @Operation({ id: 'rows.addInBackground' })
   addInBackground(): { started: true } {
@@ -321,6 +346,16 @@ async function timeOutAtTheGate(
   await held;
   const answer = await timedOut;
   expect(answer.ok || answer.failure.code).toBe('INTERNAL_TIMEOUT_001');
+}
+
+/** Opens the gate and waits for the refusal of the write made after it. */
+async function openedGateOutcome(running: RuleApp): Promise<Error | undefined> {
+  running.gate.open();
+  return vi.waitFor(() => {
+    const outcome = running.operations.afterGate;
+    expect(outcome).toBeDefined();
+    return (outcome as { refused?: Error }).refused;
+  });
 }
 
 /** The app's interceptor, made as UnitOfWorkModule makes it, from the app's own parts. */
@@ -477,6 +512,30 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
     expect(await txHost.tx.getRepository(RuleRow).count()).toBe(0);
   });
 
+  it('runs a nested transaction of a call, committed with the call', async () => {
+    const result = await OperationTestClient.create(running().app).invoke(
+      'rows.addNested',
+    );
+    expect(result).toMatchObject({ ok: true, value: { added: 2 } });
+    const rows = await running().dataSource.getRepository(RuleRow).find();
+    expect(rows.map((row) => row.label).sort()).toEqual(['nested', 'outer']);
+  });
+
+  it('rolls back the whole call that timed out in a nested transaction, and refuses the nested write', async () => {
+    const { operations, dataSource } = running();
+    operations.afterGate = undefined;
+    await timeOutAtTheGate(running(), 'rows.addNestedAfterGate');
+
+    expect((await openedGateOutcome(running()))?.name).toBe('CallEndedError');
+    // Its end (a savepoint's commit) is refused too.
+    await expect(operations.nested).rejects.toThrow(CallEndedError);
+    // Nothing of the call is left, and the next call's transaction is its own.
+    expect(
+      await OperationTestClient.create(running().app).invoke('rows.count'),
+    ).toMatchObject({ ok: true, value: { count: 0 } });
+    expect(await dataSource.getRepository(RuleRow).count()).toBe(0);
+  });
+
   it('refuses a write left running after the call was answered', async () => {
     const client = OperationTestClient.create(running().app);
     const { gate, operations, dataSource } = running();
@@ -487,13 +546,7 @@ describe.each(DATABASES)('unit-of-work rules ($name)', (db) => {
     });
 
     await held;
-    gate.open();
-    const refused = await vi.waitFor(() => {
-      const outcome = operations.afterGate;
-      expect(outcome).toBeDefined();
-      return (outcome as { refused?: Error }).refused;
-    });
-    expect(refused?.name).toBe('CallEndedError');
+    expect((await openedGateOutcome(running()))?.name).toBe('CallEndedError');
     expect(await dataSource.getRepository(RuleRow).count()).toBe(0);
   });
 
