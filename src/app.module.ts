@@ -8,6 +8,7 @@ import { UnitOfWorkModule } from '@nestops/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { TenantGuard } from './auth/tenant.guard';
 import { databaseOptions } from './database/database.options';
+import { mcpOptions } from './mcp.options';
 import { OrdersModule } from './orders/orders.module';
 
 @Module({
@@ -23,7 +24,9 @@ import { OrdersModule } from './orders/orders.module';
       resolvers: [AcceptLanguageResolver],
     }),
     UnitOfWorkModule.forRoot(),
-    McpModule.forRoot({ instructions: 'Order desk', authGuard: ApiKeyGuard }),
+    // Options from the environment (`src/mcp.options.ts`): API keys, or
+    // OAuth mode with OAUTH_ISSUER.
+    McpModule.forRootAsync({ useFactory: () => mcpOptions() }),
     OrdersModule,
   ],
   providers: [

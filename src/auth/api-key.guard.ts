@@ -6,26 +6,37 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { McpJwtGuard } from '@nestops/mcp';
 import { API_KEYS } from './api-keys';
 import type { Principal } from './principal';
 import { PERMISSIONS_METADATA } from './require-permissions.decorator';
 
 /**
  * An ordinary HTTP guard: `Authorization: ApiKey <key>` sets `request.user`;
- * an unknown key is rejected; no header means anonymous. Routes marked with
- * `@RequirePermissions()` also need those permissions.
+ * an unknown key is rejected; no header means anonymous. In OAuth mode
+ * (`OAUTH_ISSUER`), `Authorization: Bearer <token>` is checked by the
+ * library's `McpJwtGuard` instead, which sets `request.user`. Routes marked
+ * with `@RequirePermissions()` also need those permissions.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  /** OAuth mode, as the app was started. */
+  private readonly oauth = Boolean(process.env.OAUTH_ISSUER);
 
-  canActivate(context: ExecutionContext): boolean {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly jwt: McpJwtGuard,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<{
       headers: Record<string, string | undefined>;
       user?: Principal;
     }>();
     const header = request.headers.authorization;
-    if (header !== undefined) {
+    if (this.oauth && header !== undefined && /^Bearer /i.test(header)) {
+      await this.jwt.canActivate(context);
+    } else if (header !== undefined) {
       const key = /^ApiKey\s+(\S+)$/i.exec(header)?.[1];
       const principal = key === undefined ? undefined : API_KEYS.get(key);
       if (!principal) {
