@@ -3,6 +3,7 @@ import { modernRequest, postModern } from './support/modern-mcp';
 import { NOTES_RESOURCE, oauthNotesModule } from './fixtures/oauth-fixtures';
 import { startTokenIssuer, type TokenIssuer } from './support/token-issuer';
 import { startApp, type RunningApp } from './support/start-app';
+import { listedTools } from './support/tool-lists';
 
 /**
  * OAuth mode's step-up `403 insufficient_scope`, permissions mapped to
@@ -15,8 +16,6 @@ const METADATA_URL =
 const call = (name: string) =>
   rpcRequest(2, 'tools/call', { name, arguments: {} });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const names = (tools: ReadonlyArray<{ name: string }>) =>
-  tools.map((tool) => tool.name);
 
 let issuer: TokenIssuer;
 let stepUp: RunningApp;
@@ -114,28 +113,13 @@ describe('step-up', () => {
 });
 
 describe('tool list per caller', () => {
-  async function listed(headers: Record<string, string> = {}) {
-    const legacy = await postMcp(
+  const listed = async (headers: Record<string, string> = {}) => {
+    const { legacy, modern, cacheScope } = await listedTools(
       perCaller.baseUrl,
-      rpcRequest(1, 'tools/list'),
       headers,
     );
-    const modern = await postModern(
-      perCaller.baseUrl,
-      modernRequest(1, 'tools/list'),
-      headers,
-    );
-    const modernResult = modern.json<{
-      result: { tools: { name: string }[]; cacheScope: string };
-    }>().result;
-    return {
-      legacy: names(
-        legacy.json<{ result: { tools: { name: string }[] } }>().result.tools,
-      ),
-      modern: names(modernResult.tools),
-      cacheScope: modernResult.cacheScope,
-    };
-  }
+    return { legacy, modern, cacheScope };
+  };
 
   it('shows an anonymous caller only the tools that need no permission', async () => {
     expect(await listed()).toEqual({

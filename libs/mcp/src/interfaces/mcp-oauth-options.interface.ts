@@ -32,6 +32,12 @@ export interface McpJwtOptions {
    * `/.well-known/openid-configuration`), read once.
    */
   jwksUri?: string;
+  /**
+   * The `aud` tokens must name (one of them, if several). Default:
+   * `resource`. For a server that names the API otherwise (Microsoft
+   * Entra's v2 tokens carry the application's client id).
+   */
+  audience?: string | readonly string[];
   /** Signing algorithms accepted. Default: `RS256`, `PS256`, `ES256`, `EdDSA`. */
   algorithms?: readonly string[];
   /**

@@ -93,7 +93,8 @@ export class McpJwtGuard implements CanActivate {
     try {
       ({ payload } = await jwtVerify(token, await this.keySet(jwt), {
         issuer: jwt.issuer,
-        audience: jwt.audience,
+        audience:
+          typeof jwt.audience === 'string' ? jwt.audience : [...jwt.audience],
         algorithms: [...jwt.algorithms],
         clockTolerance: jwt.clockTolerance,
         requiredClaims: ['exp', 'sub'],

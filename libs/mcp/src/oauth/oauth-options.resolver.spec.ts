@@ -59,6 +59,14 @@ describe('resolveMcpOptions: oauth', () => {
     expect(oauth?.jwt).toBeUndefined();
   });
 
+  it('takes another audience for the JWT verifier', () => {
+    const { oauth } = resolveMcpOptions({
+      oauth: { ...BASE, jwt: { audience: ['a1b2', 'api://a1b2'] } },
+    });
+
+    expect(oauth?.jwt?.audience).toEqual(['a1b2', 'api://a1b2']);
+  });
+
   it('keeps the app guard given beside oauth.jwt', () => {
     expect(
       resolveMcpOptions({ authGuard: AuthGuard, oauth: { ...BASE, jwt: {} } })

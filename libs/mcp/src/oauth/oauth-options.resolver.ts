@@ -19,7 +19,7 @@ export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze([
 /** The JWT verifier's options with every default applied. */
 export interface McpJwtSettings {
   readonly issuer: string;
-  readonly audience: string;
+  readonly audience: string | readonly string[];
   readonly jwksUri?: string;
   readonly algorithms: readonly string[];
   readonly permissionClaims: readonly string[];
@@ -169,6 +169,15 @@ function resolveJwt(
   ) {
     problems.push('oauth.jwt.permissionClaims must be a list of claim names');
   }
+  const audience = jwt.audience ?? given.resource;
+  if (
+    typeof audience !== 'string' &&
+    (!Array.isArray(audience) ||
+      audience.length === 0 ||
+      audience.some((aud) => typeof aud !== 'string' || aud === ''))
+  ) {
+    problems.push('oauth.jwt.audience must be a string or a list of strings');
+  }
   const tolerance = jwt.clockTolerance ?? 0;
   if (!Number.isSafeInteger(tolerance) || tolerance < 0) {
     problems.push(
@@ -177,7 +186,8 @@ function resolveJwt(
   }
   return Object.freeze({
     issuer: jwt.issuer ?? given.authorizationServers?.[0],
-    audience: given.resource,
+    audience:
+      typeof audience === 'string' ? audience : Object.freeze([...audience]),
     jwksUri: jwt.jwksUri,
     algorithms: Object.freeze([...algorithms]),
     permissionClaims: Object.freeze([...claims]),
