@@ -6,6 +6,7 @@ import { AcceptLanguageResolver, I18nModule } from 'nestjs-i18n';
 import { join } from 'node:path';
 import { UnitOfWorkModule } from '@nestops/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { OAuthJwtStrategy } from './auth/oauth-jwt.strategy';
 import { TenantGuard } from './auth/tenant.guard';
 import { databaseOptions } from './database/database.options';
 import { mcpOptions } from './mcp.options';
@@ -30,6 +31,17 @@ import { OrdersModule } from './orders/orders.module';
     OrdersModule,
   ],
   providers: [
+    {
+      // OAUTH_VERIFIER=passport: the app's own verifier of bearer tokens.
+      provide: OAuthJwtStrategy,
+      useFactory: () =>
+        process.env.OAUTH_ISSUER && process.env.OAUTH_VERIFIER === 'passport'
+          ? new OAuthJwtStrategy(
+              process.env.OAUTH_ISSUER,
+              mcpOptions().oauth?.resource ?? '',
+            )
+          : undefined,
+    },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: TenantGuard },
   ],

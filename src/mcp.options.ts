@@ -10,7 +10,9 @@ import { ApiKeyGuard } from './auth/api-key.guard';
  *   library's verifier checks (`ApiKeyGuard` hands it `Bearer` tokens);
  *   `MCP_RESOURCE` is its public URL (default
  *   `http://127.0.0.1:<PORT>/mcp`), `MCP_STEP_UP=true` turns on step-up,
- *   `MCP_REQUIRE_TOKEN=forPermission` lets anonymous callers list tools.
+ *   `MCP_REQUIRE_TOKEN=forPermission` lets anonymous callers list tools,
+ *   `OAUTH_VERIFIER=passport` checks tokens with the app's own passport-jwt
+ *   strategy instead of the library's verifier.
  */
 export function mcpOptions(
   env: NodeJS.ProcessEnv = process.env,
@@ -34,7 +36,8 @@ export function mcpOptions(
       stepUp: env.MCP_STEP_UP === 'true',
       requireToken:
         env.MCP_REQUIRE_TOKEN === 'forPermission' ? 'forPermission' : 'always',
-      jwt: {},
+      // The library's verifier, unless the app's own checks the tokens.
+      ...(env.OAUTH_VERIFIER === 'passport' ? {} : { jwt: {} }),
     },
   };
 }

@@ -84,10 +84,16 @@ async function expectCreated(client: ClientV1 | ClientV2): Promise<void> {
   await client.close();
 }
 
-describe('the sample in OAuth mode, step-up on', () => {
+describe.each([
+  ['the library verifier (jose)', 'jose'],
+  ['passport-jwt, the app own guard', 'passport'],
+])('the sample in OAuth mode with %s, step-up on', (_, verifier) => {
   let sample: Sample;
   beforeAll(async () => {
-    sample = await startOAuthSample({ MCP_STEP_UP: 'true' });
+    sample = await startOAuthSample({
+      MCP_STEP_UP: 'true',
+      OAUTH_VERIFIER: verifier,
+    });
   });
   afterAll(() => closeSample(sample));
 
@@ -100,6 +106,29 @@ describe('the sample in OAuth mode, step-up on', () => {
     );
     expect(authorization.searchParams.get('resource')).toBe(sample.url.href);
     await expectCreated(client);
+  });
+
+  it('refuses a token signed by another key with 401 invalid_token', async () => {
+    const { client, provider } = await connectV1(sample, 'alice');
+    await client.close();
+    const [header, payload] = (provider.tokens()?.access_token ?? '').split(
+      '.',
+    );
+    const forged = `${header}.${payload}.${Buffer.from('forged').toString('base64url')}`;
+
+    const reply = await fetch(sample.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${forged}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", resource_metadata="http://${sample.url.host}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it("SDK v1: bob's create gets the step-up 403, and the client asks for orders.write", async () => {
@@ -123,10 +152,13 @@ describe('the sample in OAuth mode, step-up on', () => {
   });
 });
 
-describe('the sample in OAuth mode, step-up off', () => {
+describe.each([
+  ['the library verifier (jose)', 'jose'],
+  ['passport-jwt, the app own guard', 'passport'],
+])('the sample in OAuth mode with %s, step-up off', (_, verifier) => {
   let sample: Sample;
   beforeAll(async () => {
-    sample = await startOAuthSample();
+    sample = await startOAuthSample({ OAUTH_VERIFIER: verifier });
   });
   afterAll(() => closeSample(sample));
 
