@@ -249,6 +249,7 @@ const SCALE_VARIANTS = (n) => [
   { key: 'one', operations: 1, env: {} },
   { key: 'many', operations: n, env: {} },
   { key: 'shared', operations: n, env: { BENCH_SHARED: '1' } },
+  { key: 'perCaller', operations: n, env: { BENCH_PER_CALLER: '1' } },
 ];
 
 async function scale(catalogue) {
@@ -353,7 +354,7 @@ async function scale(catalogue) {
       }),
     ),
   });
-  const { one, many, shared } = samples;
+  const { one, many, shared, perCaller } = samples;
   /** Median of the rounds' differences to the 1-operation app. */
   const delta = (runs, pick) =>
     median(runs.map((r, i) => pick(r) - pick(one[i])));
@@ -365,6 +366,18 @@ async function scale(catalogue) {
     one: summary(one),
     many: summary(many),
     shared: summary(shared),
+    perCaller: summary(perCaller),
+    /** tools/list per caller over the whole list, by language: medians of the rounds' ratios. */
+    perCallerListRatio: Object.fromEntries(
+      Object.keys(TITLES).map((language) => [
+        language,
+        median(
+          perCaller.map(
+            (r, i) => r.list[language].rps / many[i].list[language].rps,
+          ),
+        ),
+      ]),
+    ),
     startCpuDeltaMs: delta(many, (r) => r.startCpuMs),
     sharedStartCpuDeltaMs: delta(shared, (r) => r.startCpuMs),
     sharedStartupDeltaMs: delta(shared, (r) => r.bootMs),
@@ -780,6 +793,13 @@ function targets(results) {
         )
         .join(', '),
       lists.every(([, l]) => l.rps >= 5 * 289),
+    );
+    add(
+      `issue 24: tools/list per caller with ${s.operations} operations within 10% of the whole list's throughput`,
+      Object.entries(s.perCallerListRatio)
+        .map(([lang, ratio]) => `${lang} ${ratio.toFixed(2)}x`)
+        .join(', '),
+      Object.values(s.perCallerListRatio).every((ratio) => ratio >= 0.9),
     );
     add(
       `issue 21: +${s.operations - 1} operations sharing one output DTO cost under 0.4 s of startup CPU`,

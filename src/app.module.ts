@@ -6,8 +6,10 @@ import { AcceptLanguageResolver, I18nModule } from 'nestjs-i18n';
 import { join } from 'node:path';
 import { UnitOfWorkModule } from '@nestops/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { OAuthJwtStrategy } from './auth/oauth-jwt.strategy';
 import { TenantGuard } from './auth/tenant.guard';
 import { databaseOptions } from './database/database.options';
+import { mcpOptions } from './mcp.options';
 import { OrdersModule } from './orders/orders.module';
 
 @Module({
@@ -23,10 +25,23 @@ import { OrdersModule } from './orders/orders.module';
       resolvers: [AcceptLanguageResolver],
     }),
     UnitOfWorkModule.forRoot(),
-    McpModule.forRoot({ instructions: 'Order desk', authGuard: ApiKeyGuard }),
+    // Options from the environment (`src/mcp.options.ts`): API keys, or
+    // OAuth mode with OAUTH_ISSUER.
+    McpModule.forRootAsync({ useFactory: () => mcpOptions() }),
     OrdersModule,
   ],
   providers: [
+    {
+      // OAUTH_VERIFIER=passport: the app's own verifier of bearer tokens.
+      provide: OAuthJwtStrategy,
+      useFactory: () =>
+        process.env.OAUTH_ISSUER && process.env.OAUTH_VERIFIER === 'passport'
+          ? new OAuthJwtStrategy(
+              process.env.OAUTH_ISSUER,
+              mcpOptions().oauth?.resource ?? '',
+            )
+          : undefined,
+    },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: TenantGuard },
   ],

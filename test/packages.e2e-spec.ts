@@ -346,7 +346,8 @@ describe('the packages together', () => {
       expect(pkg.dependencies).toEqual({
         '@nestops/operations': `^${operations.version}`,
         // mcp: the command line's argument parser (CommonJS; 15 is ESM-only)
-        ...(name === 'mcp' ? { commander: '^14.0.3' } : {}),
+        // and the JWT verifier's (ES module, loaded on the first token checked)
+        ...(name === 'mcp' ? { commander: '^14.0.3', jose: '^6.2.18' } : {}),
       });
     }
   });

@@ -3,7 +3,8 @@
 // BENCH_OPS=n adds n - 1 generated operations with a DTO class each
 // (BENCH_SHARED=1: all with one input and one output DTO class);
 // BENCH_I18N=<dir> imports nestjs-i18n with the catalogue in <dir>
-// (en-US, zh-CN; `Accept-Language` picks). Served over HTTP by
+// (en-US, zh-CN; `Accept-Language` picks); BENCH_PER_CALLER=1 turns on
+// the tool list per caller (the API-key guard as `authGuard`). Served over HTTP by
 // nestops-http.cjs and over stdio by nestops-stdio.cjs.
 const { performance } = require('node:perf_hooks');
 const { Injectable, Module } = require('@nestjs/common');
@@ -52,7 +53,15 @@ class LibraryModule {}
 Reflect.decorate(
   [
     Module({
-      imports: [...i18nImports(), McpModule.forRoot({ serverName: 'bench' })],
+      imports: [
+        ...i18nImports(),
+        McpModule.forRoot({
+          serverName: 'bench',
+          ...(process.env.BENCH_PER_CALLER === '1'
+            ? { toolListPerCaller: true, authGuard: ApiKeyGuard }
+            : {}),
+        }),
+      ],
       providers: [
         ItemsOperations,
         ...generated,

@@ -6,26 +6,44 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { McpJwtGuard } from '@nestops/mcp';
+import { OAuthJwtGuard } from './oauth-jwt.strategy';
 import { API_KEYS } from './api-keys';
 import type { Principal } from './principal';
 import { PERMISSIONS_METADATA } from './require-permissions.decorator';
 
 /**
  * An ordinary HTTP guard: `Authorization: ApiKey <key>` sets `request.user`;
- * an unknown key is rejected; no header means anonymous. Routes marked with
- * `@RequirePermissions()` also need those permissions.
+ * an unknown key is rejected; no header means anonymous. In OAuth mode
+ * (`OAUTH_ISSUER`), `Authorization: Bearer <token>` is checked by the
+ * library's `McpJwtGuard` instead, or with `OAUTH_VERIFIER=passport` by the
+ * app's own passport-jwt strategy; either sets `request.user`. Routes marked
+ * with `@RequirePermissions()` also need those permissions.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  /** In OAuth mode (as the app was started), what checks bearer tokens. */
+  private readonly bearer?: CanActivate;
 
-  canActivate(context: ExecutionContext): boolean {
+  constructor(
+    private readonly reflector: Reflector,
+    jwt: McpJwtGuard,
+  ) {
+    if (process.env.OAUTH_ISSUER) {
+      this.bearer =
+        process.env.OAUTH_VERIFIER === 'passport' ? new OAuthJwtGuard() : jwt;
+    }
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<{
       headers: Record<string, string | undefined>;
       user?: Principal;
     }>();
     const header = request.headers.authorization;
-    if (header !== undefined) {
+    if (this.bearer && header !== undefined && /^Bearer /i.test(header)) {
+      await this.bearer.canActivate(context);
+    } else if (header !== undefined) {
       const key = /^ApiKey\s+(\S+)$/i.exec(header)?.[1];
       const principal = key === undefined ? undefined : API_KEYS.get(key);
       if (!principal) {

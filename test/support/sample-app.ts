@@ -22,14 +22,16 @@ export interface RunningSample extends RunningApp {
  */
 export async function startSampleApp(
   database: 'sqlite' | 'postgres' = 'sqlite',
+  extra: { env?: Record<string, string>; port?: number } = {},
 ): Promise<RunningSample> {
   const env = await sampleEnv(database);
-  const saved = swapEnv(env.vars);
+  const saved = swapEnv({ ...env.vars, ...extra.env });
   let running: RunningApp;
   try {
     running = await startApp(AppModule, {
       logger: ['error', 'warn'],
       setup: setupApp,
+      port: extra.port,
     });
   } catch (error) {
     await env.dispose();
@@ -102,13 +104,13 @@ export async function sampleEnv(
 }
 
 /** Sets the variables (unset when undefined); returns what they were. */
-function swapEnv(vars: EnvVars): EnvVars {
-  const saved = {} as EnvVars;
-  for (const name of Object.keys(vars) as (keyof EnvVars)[]) {
+function swapEnv<V extends Record<string, string | undefined>>(vars: V): V {
+  const saved = {} as Record<string, string | undefined>;
+  for (const name of Object.keys(vars)) {
     saved[name] = process.env[name];
     restoreEnv(name, vars[name]);
   }
-  return saved;
+  return saved as V;
 }
 
 /** Sets an environment variable back to a saved value (unset when undefined). */

@@ -35,6 +35,8 @@ export interface StartOptions extends CreateOptions {
    * then runs itself (to see the app while it is still starting).
    */
   readonly init?: boolean;
+  /** The port to listen on; default: an ephemeral one. */
+  readonly port?: number;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function startApp(
         app.getHttpServer().listen(0, '127.0.0.1', listening),
       );
     } else {
-      await app.listen(0, '127.0.0.1');
+      await app.listen(options.port ?? 0, '127.0.0.1');
     }
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -10,6 +10,13 @@ export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 export type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 export type {
+  McpJwtOptions,
+  McpOAuthOptions,
+  McpTokenRequirement,
+} from './interfaces/mcp-oauth-options.interface.js';
+export { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
+export type { McpTokenPrincipal } from './oauth/mcp-jwt.guard.js';
+export type {
   McpTextContent,
   McpTool,
   McpToolAnnotations,

@@ -20,6 +20,12 @@ export interface McpCallerContext {
    * `url`, `path`). None on stdio.
    */
   readonly request?: CarrierRequest;
+  /**
+   * Who the endpoint's `authGuard` authenticated (the `request.user` it
+   * set on the transport's request): whose permissions `tools/list`
+   * follows under `toolListPerCaller`. Undefined: anonymous.
+   */
+  readonly principal?: unknown;
   /** Per-call limit in milliseconds for this caller, instead of the `timeout` option. */
   readonly timeout?: number;
   /**

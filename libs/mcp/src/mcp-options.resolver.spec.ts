@@ -44,6 +44,7 @@ describe('resolveMcpOptions', () => {
         authGuard: undefined,
         shutdownGracePeriod: 10_000,
         inputLimits: INPUT_LIMITS,
+        toolListPerCaller: false,
       });
     });
 
@@ -100,6 +101,7 @@ describe('resolveMcpOptions', () => {
         authGuard: AuthGuard,
         shutdownGracePeriod: 2_000,
         inputLimits: { maxProperties: 50, maxItems: 20 },
+        toolListPerCaller: true,
       });
 
       expect(settings).toEqual({
@@ -114,6 +116,7 @@ describe('resolveMcpOptions', () => {
         authGuard: AuthGuard,
         shutdownGracePeriod: 2_000,
         inputLimits: { ...INPUT_LIMITS, maxProperties: 50, maxItems: 20 },
+        toolListPerCaller: true,
       });
     });
 

@@ -7,6 +7,11 @@ import {
   DEFAULT_SERVER_NAME,
   DEFAULT_SERVER_VERSION,
 } from './mcp.constants.js';
+import {
+  type McpOAuthSettings,
+  resolveOAuthOptions,
+} from './oauth/oauth-options.resolver.js';
+import { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
 
 /** `shutdownGracePeriod` when not set: 10 seconds. */
 export const DEFAULT_SHUTDOWN_GRACE_PERIOD = 10_000;
@@ -28,9 +33,13 @@ export interface McpSettings {
   readonly inputLimits: InputLimits;
   /** `ttlMs` of cacheable 2026 results; undefined: `DEFAULT_CACHE_TTL`. */
   readonly cacheTtl?: number;
+  /** The endpoint as an OAuth protected resource; undefined: not. */
+  readonly oauth?: McpOAuthSettings;
+  /** Whether `tools/list` shows each caller only the tools its permissions reach. */
+  readonly toolListPerCaller: boolean;
 }
 
-export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
+export { MCP_SETTINGS } from './mcp-settings.token.js';
 
 /**
  * The server's name and version where the options leave them out: the
@@ -140,6 +149,21 @@ export function resolveMcpOptions(
   if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 0)) {
     problems.push('cacheTtl must be a whole number of milliseconds, 0 or more');
   }
+  const oauth = resolveOAuthOptions(options.oauth, problems);
+  const authGuard = options.authGuard ?? (oauth?.jwt ? McpJwtGuard : undefined);
+  if (options.oauth !== undefined && authGuard === undefined) {
+    problems.push(
+      "oauth needs authGuard (the guard that judges bearer tokens) or oauth.jwt (the library's JWT verifier)",
+    );
+  }
+  const perCaller = options.toolListPerCaller ?? false;
+  if (typeof perCaller !== 'boolean') {
+    problems.push('toolListPerCaller must be a boolean');
+  } else if (perCaller && authGuard === undefined) {
+    problems.push(
+      'toolListPerCaller needs authGuard (or oauth.jwt): the list is that of the principal it sets',
+    );
+  }
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -154,9 +178,11 @@ export function resolveMcpOptions(
     allowedOrigins: origins && Object.freeze([...origins]),
     maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
     timeout: options.timeout,
-    authGuard: options.authGuard,
+    authGuard,
     shutdownGracePeriod: grace ?? DEFAULT_SHUTDOWN_GRACE_PERIOD,
     inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
     cacheTtl: ttl,
+    oauth,
+    toolListPerCaller: perCaller === true,
   });
 }

@@ -28,6 +28,8 @@ import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { LegacyEraHandler } from './protocol/legacy-era.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
 import { ModernEraHandler } from './protocol/modern-era.handler.js';
+import { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
+import { ProtectedResource } from './oauth/protected-resource.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
 import { McpHttpTransport } from './transports/mcp-http.transport.js';
 
@@ -73,10 +75,12 @@ import { McpHttpTransport } from './transports/mcp-http.transport.js';
     LegacyEraHandler,
     ModernEraHandler,
     McpDispatcher,
+    ProtectedResource,
     McpHttpTransport,
     McpGuardCheck,
+    McpJwtGuard,
   ],
-  exports: [McpDispatcher, McpToolCatalogue],
+  exports: [McpDispatcher, McpToolCatalogue, McpJwtGuard],
 })
 export class McpModule extends ConfigurableModuleClass {
   /**

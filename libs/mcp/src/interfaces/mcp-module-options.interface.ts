@@ -1,5 +1,6 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type { InputLimits } from '@nestops/operations';
+import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -61,4 +62,22 @@ export interface McpModuleOptions {
    * Default: 300 000 (5 minutes).
    */
   cacheTtl?: number;
+  /**
+   * The endpoint as an OAuth 2.1 protected resource: RFC 9728 metadata at
+   * `GET /.well-known/oauth-protected-resource<path>` (and without the
+   * path), `WWW-Authenticate: Bearer resource_metadata="..."` on every
+   * `401`, and optionally step-up `403 insufficient_scope`. Needs
+   * `authGuard`, or `oauth.jwt` for the library's JWT verifier.
+   */
+  oauth?: McpOAuthOptions;
+  /**
+   * `tools/list` shows each caller only the tools of operations whose
+   * permissions it holds (its principal as `authGuard` sets it at the
+   * endpoint; anonymous callers see the operations that need none).
+   * Policies and guards still judge each call; a hidden tool called by
+   * name is refused as a visible one would be. Needs `authGuard`. Over
+   * stdio, where no guard runs at the endpoint, the list is the anonymous
+   * one. Default: false.
+   */
+  toolListPerCaller?: boolean;
 }

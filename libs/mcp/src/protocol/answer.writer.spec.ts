@@ -97,18 +97,28 @@ describe('McpAnswerWriter', () => {
   it('prepares each tools/list once per era and language, reused', () => {
     const w = writer();
     const build = vi.fn(() => ({ tools: [] }));
-    const first = w.toolList('legacy', 'en-US', build);
-    expect(w.toolList('legacy', 'en-US', build)).toBe(first);
+    const first = w.toolList('legacy', 'en-US', undefined, build);
+    expect(w.toolList('legacy', 'en-US', undefined, build)).toBe(first);
     expect(build).toHaveBeenCalledTimes(1);
     expect(first.reused).toBe(true);
     expect(JSON.parse(first.text)).toEqual({ tools: [] });
-    const modern = w.toolList('modern', 'en-US', build);
+    const modern = w.toolList('modern', 'en-US', undefined, build);
     expect(JSON.parse(modern.text)).toEqual({
       resultType: 'complete',
       tools: [],
       _meta: META,
     });
-    w.toolList('legacy', 'zh-CN', build);
+    w.toolList('legacy', 'zh-CN', undefined, build);
+    expect(build).toHaveBeenCalledTimes(3);
+  });
+
+  it('prepares a list per caller once per set of permissions, apart from the whole list', () => {
+    const w = writer();
+    const build = vi.fn(() => ({ tools: [] }));
+    const readers = w.toolList('legacy', 'en-US', 'orders.read', build);
+    expect(w.toolList('legacy', 'en-US', 'orders.read', build)).toBe(readers);
+    expect(w.toolList('legacy', 'en-US', '', build)).not.toBe(readers);
+    expect(w.toolList('legacy', 'en-US', undefined, build)).not.toBe(readers);
     expect(build).toHaveBeenCalledTimes(3);
   });
 });

@@ -77,12 +77,19 @@ export class McpAnswerWriter {
   }
 
   /**
-   * The `tools/list` result of an era in a language, written once by
-   * `build` and then sent as prepared text: only the response's `id`
-   * differs per request.
+   * The `tools/list` result of an era in a language (and, for a list per
+   * caller, a set of permissions: `reach`), written once by `build` and
+   * then sent as prepared text: only the response's `id` differs per
+   * request.
    */
-  toolList(era: ProtocolEra, locale: string, build: () => object): RawJson {
-    const key = `${era}:${locale}`;
+  toolList(
+    era: ProtocolEra,
+    locale: string,
+    reach: string | undefined,
+    build: () => object,
+  ): RawJson {
+    const key =
+      reach === undefined ? `${era}:${locale}` : `${era}:${locale}:${reach}`;
     let prepared = this.toolLists.get(key);
     if (!prepared) {
       const result = build();

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   OperationInvoker,
   OperationMessages,
@@ -6,6 +6,7 @@ import {
 } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { mcpCallReporter } from './call-notifications.js';
 import { McpAnswerWriter, type RawJson } from './answer.writer.js';
@@ -23,20 +24,31 @@ export class McpTools {
     private readonly invoker: OperationInvoker,
     private readonly messages: OperationMessages,
     private readonly writer: McpAnswerWriter,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
   /**
-   * The tool list in the caller's language; in 2026 sorted by name, with
-   * cache hints (`"public"` when it is the same in every language).
+   * The tool list in the caller's language (under `toolListPerCaller`,
+   * the tools its permissions reach); in 2026 sorted by name, with cache
+   * hints (`"public"` when it is the same in every language and for
+   * every caller).
    */
   list(era: ProtocolEra, caller: McpCallerContext): RawJson {
     const locale = this.messages.callerLocale(caller.headers, caller.locale);
-    return this.writer.toolList(era, locale, () =>
+    const reach = this.settings.toolListPerCaller
+      ? this.catalogue.reachOf(caller.principal)
+      : undefined;
+    return this.writer.toolList(era, locale, reach?.key, () =>
       era === 'legacy'
-        ? { tools: this.catalogue.tools(locale) }
+        ? { tools: this.catalogue.within(this.catalogue.tools(locale), reach) }
         : {
-            tools: this.catalogue.toolsByName(locale),
-            ...this.writer.cacheHints(this.catalogue.isSameInEveryLanguage()),
+            tools: this.catalogue.within(
+              this.catalogue.toolsByName(locale),
+              reach,
+            ),
+            ...this.writer.cacheHints(
+              !reach && this.catalogue.isSameInEveryLanguage(),
+            ),
           },
     );
   }

@@ -11,6 +11,7 @@ import {
   OperationRegistry,
   OperationTexts,
   operationTextKeys,
+  principalPermissions,
 } from '@nestops/operations';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
@@ -28,6 +29,18 @@ import {
 interface CatalogueEntry {
   readonly name: string;
   readonly operation: OperationDefinition;
+}
+
+/**
+ * The permissions of one caller, as far as the tool list goes: `key`
+ * names those of the catalogue's permissions it holds, so every caller
+ * with the same ones shares one prepared list.
+ */
+export interface ToolReach {
+  /** The catalogue's permissions held, space-separated, sorted. */
+  readonly key: string;
+  /** Every permission held. */
+  readonly held: ReadonlySet<string>;
 }
 
 /**
@@ -49,6 +62,8 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
   /** Whether the list is the same in every language, for the languages named. */
   private sameInEveryLanguage?: { readonly languages: string; same: boolean };
   private prepared = false;
+  /** Every permission a tool needs, each once, sorted. */
+  private permissionNames?: readonly string[];
 
   /** @internal Made by Nest's injector. */
   constructor(
@@ -94,6 +109,19 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
       this.lists.set(locale, list);
     }
     return list;
+  }
+
+  /**
+   * @internal What a caller's permissions reach: the catalogue's permissions it
+   * holds (its `permissions`, as the calls check them).
+   */
+  reachOf(principal: unknown): ToolReach {
+    this.build();
+    const held = principalPermissions(principal);
+    const key = (this.permissionNames ?? [])
+      .filter((permission) => held.has(permission))
+      .join(' ');
+    return { key, held };
   }
 
   /** The tool name of an operation exposed on MCP, or undefined. */
@@ -146,6 +174,21 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     return this.entries?.get(name);
   }
 
+  /** @internal The tools of `list` whose operation's permissions `reach` holds. */
+  within(
+    list: readonly McpTool[],
+    reach: ToolReach | undefined,
+  ): readonly McpTool[] {
+    if (!reach) {
+      return list;
+    }
+    return list.filter((tool) =>
+      (this.entries?.get(tool.name)?.operation.permissions ?? []).every(
+        (permission) => reach.held.has(permission),
+      ),
+    );
+  }
+
   private build(): void {
     if (this.entries) {
       return;
@@ -176,6 +219,11 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
       entries.set(name, { name, operation });
     }
     this.entries = entries;
+    this.permissionNames = [
+      ...new Set(
+        [...entries.values()].flatMap(({ operation }) => operation.permissions),
+      ),
+    ].sort();
     this.names = new Map(
       [...entries.values()].map(({ name, operation }) => [operation.id, name]),
     );

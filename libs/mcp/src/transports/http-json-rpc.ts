@@ -66,12 +66,16 @@ export class HttpJsonRpc {
    * (address, endpoint) every call of it is given.
    */
   async answer(
-    req: IncomingMessage & CarrierRequest,
+    req: IncomingMessage & CarrierRequest & { user?: unknown },
     message: unknown,
     res: ServerResponse,
   ): Promise<void> {
     const { headers } = req;
-    const caller: McpCallerContext = { headers, request: req };
+    const caller: McpCallerContext = {
+      headers,
+      request: req,
+      principal: req.user,
+    };
     const header = headers['mcp-protocol-version'];
     const version = header === undefined ? undefined : String(header);
     if (

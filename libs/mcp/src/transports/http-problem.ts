@@ -31,8 +31,9 @@ export function sendJsonText(
   res: ServerResponse,
   status: number,
   body: string,
+  headers: Readonly<Record<string, string>> = {},
 ): void {
-  sendText(res, status, 'application/json', body);
+  sendText(res, status, 'application/json', body, headers);
 }
 
 /**

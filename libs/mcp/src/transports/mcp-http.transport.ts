@@ -22,12 +22,15 @@ import {
   shutdownFallbackMessage,
 } from '../internals/nest-lifecycle.messages.js';
 import { ConnectionDrain } from '../shutdown/connection-drain.js';
+import type { McpOAuthSettings } from '../oauth/oauth-options.resolver.js';
+import { ProtectedResource } from '../oauth/protected-resource.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { connectionTurn } from './connection-turn.js';
-import { sendJson, sendProblem } from './http-problem.js';
+import { sendJson, sendJsonText, sendProblem } from './http-problem.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
 import { isOriginAllowed } from './origin.policy.js';
 import { OuterAuthenticator } from './outer-authenticator.js';
+import { PermissionGate } from './permission-gate.js';
 import {
   BodyRequest,
   BodyTooLargeError,
@@ -41,8 +44,13 @@ type Handler = (req: BodyRequest, res: ServerResponse, next: Next) => void;
 
 interface ExpressLike {
   post(path: string, handler: Handler): void;
+  get(path: string, handler: Handler): void;
+  options(path: string, handler: Handler): void;
   all(path: string, handler: Handler): void;
 }
+
+/** How long clients and caches may keep the protected resource metadata. */
+const METADATA_CACHE_CONTROL = 'public, max-age=3600';
 
 /**
  * The Streamable HTTP transport: `POST <path>`, one JSON-RPC message (or,
@@ -79,6 +87,8 @@ export class McpHttpTransport
   /** Ends the HTTP server's connections within the grace period on shutdown. */
   private drain?: ConnectionDrain;
   private readonly rpc: HttpJsonRpc;
+  /** In OAuth mode, what answers a call ahead of running it. */
+  private readonly gate?: PermissionGate;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -87,8 +97,12 @@ export class McpHttpTransport
     private readonly catalogue: McpToolCatalogue,
     private readonly modules: ModulesContainer,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly resource: ProtectedResource,
   ) {
     this.rpc = new HttpJsonRpc(dispatcher);
+    if (settings.oauth) {
+      this.gate = new PermissionGate(catalogue, resource, settings.oauth);
+    }
     // The body is read before the app's own body parser, which the app
     // registers when it initialises, so `maxBodySize` holds whatever that
     // parser's limit is.
@@ -116,12 +130,16 @@ export class McpHttpTransport
     if (server) {
       this.drain = new ConnectionDrain(server, () => this.shuttingDown);
     }
+    const { path, oauth } = this.settings;
     this.authenticator = new OuterAuthenticator(
       await this.resolveAuthGuard(),
       this.settings.serverName,
       this.handle,
+      oauth && this.resource.unauthorized(oauth, true),
     );
-    const { path } = this.settings;
+    if (oauth) {
+      this.serveMetadata(app, oauth);
+    }
     app.post(path, (req, res, next) => {
       this.handle(req, res).catch(next);
     });
@@ -212,6 +230,19 @@ export class McpHttpTransport
         'Send the JSON-RPC message as application/json.',
       );
     }
+    const { oauth } = this.settings;
+    if (
+      oauth?.requireToken === 'always' &&
+      req.headers.authorization === undefined
+    ) {
+      return sendProblem(
+        res,
+        401,
+        'Unauthorized',
+        'An access token is required.',
+        { 'WWW-Authenticate': this.resource.unauthorized(oauth, false) },
+      );
+    }
     const admitted = this.authenticator.admit(req, res);
     if (admitted !== true && !(await admitted)) {
       return;
@@ -231,7 +262,37 @@ export class McpHttpTransport
       }
       throw error;
     }
+    if (this.gate?.refuses(message, (req as { user?: unknown }).user, res)) {
+      return;
+    }
     await this.rpc.answer(req, message, res);
+  }
+
+  /**
+   * The RFC 9728 metadata, without authentication, cacheable and open to
+   * browser-based clients (CORS for any origin, with its preflight).
+   */
+  private serveMetadata(app: ExpressLike, oauth: McpOAuthSettings): void {
+    const cors = { 'Access-Control-Allow-Origin': '*' };
+    for (const path of this.resource.paths(oauth)) {
+      app.get(path, (_req, res) =>
+        sendJsonText(res, 200, this.resource.metadata(oauth), {
+          ...cors,
+          'Cache-Control': METADATA_CACHE_CONTROL,
+        }),
+      );
+      app.options(path, (req, res) => {
+        res
+          .writeHead(204, {
+            ...cors,
+            'Access-Control-Allow-Methods': 'GET, OPTIONS',
+            'Access-Control-Allow-Headers':
+              req.headers['access-control-request-headers'] ?? '*',
+            'Access-Control-Max-Age': '86400',
+          })
+          .end();
+      });
+    }
   }
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */

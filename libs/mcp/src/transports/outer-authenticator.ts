@@ -15,7 +15,8 @@ type Verdict = 'authenticated' | 'rejected' | 'failed';
  * Runs the app's authentication guard on the endpoint's POST when it carries
  * credentials. Credentials the guard rejects (false, or a `401` exception)
  * end the request with `401` and a `WWW-Authenticate` challenge, before any
- * JSON-RPC handling. A `403` exception admits the request: the credentials
+ * JSON-RPC handling (in OAuth mode, `Bearer error="invalid_token"` with
+ * the metadata URL). A `403` exception admits the request: the credentials
  * were recognised, and authorization is judged per call by the call's own
  * guards. Any other error is the guard failing, not the credentials: `500`
  * with a correlation id, under which the error is logged.
@@ -27,6 +28,8 @@ export class OuterAuthenticator {
     private readonly guard: CanActivate | undefined,
     private readonly realm: string,
     private readonly handler: Function,
+    /** In OAuth mode, the whole challenge for refused credentials. */
+    private readonly oauthChallenge?: string,
   ) {}
 
   /**
@@ -87,7 +90,8 @@ export class OuterAuthenticator {
   private challenge(res: ServerResponse, authorization: string): void {
     const scheme = SCHEME.exec(authorization)?.[1] ?? 'Bearer';
     sendProblem(res, 401, 'Unauthorized', 'The credentials are not valid.', {
-      'WWW-Authenticate': `${scheme} realm="${this.realm}"`,
+      'WWW-Authenticate':
+        this.oauthChallenge ?? `${scheme} realm="${this.realm}"`,
     });
   }
 

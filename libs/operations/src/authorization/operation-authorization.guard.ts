@@ -1,6 +1,7 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { OperationException } from '../errors/operation.exception.js';
 import { getInvocationContext } from '../invocation/context/get-invocation-context.js';
+import { principalPermissions } from './principal-permissions.js';
 
 /**
  * Enforces an operation's `permission` and `policy` contract after the app's own guards
@@ -19,7 +20,7 @@ export class OperationAuthorizationGuard implements CanActivate {
       if (principal === undefined || principal === null) {
         throw new OperationException('SECURITY_DENIED_003');
       }
-      const held = permissionsOf(principal);
+      const held = principalPermissions(principal);
       const missing = permissions.find((permission) => !held.has(permission));
       if (missing !== undefined) {
         throw new OperationException('SECURITY_DENIED_004', {
@@ -32,15 +33,4 @@ export class OperationAuthorizationGuard implements CanActivate {
     }
     return true;
   }
-}
-
-function permissionsOf(principal: unknown): ReadonlySet<string> {
-  const permissions =
-    typeof principal === 'object' && principal !== null
-      ? (principal as { permissions?: unknown }).permissions
-      : undefined;
-  if (permissions instanceof Set) {
-    return permissions as Set<string>;
-  }
-  return new Set(Array.isArray(permissions) ? permissions.map(String) : []);
 }

@@ -1,0 +1,68 @@
+import type { ServerResponse } from 'node:http';
+import { principalPermissions } from '@nestops/operations';
+import { isRecord } from '../json-rpc/json-rpc-envelope.js';
+import type { McpOAuthSettings } from '../oauth/oauth-options.resolver.js';
+import type { ProtectedResource } from '../oauth/protected-resource.js';
+import type { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { sendProblem } from './http-problem.js';
+
+/**
+ * What OAuth mode answers over HTTP before a `tools/call` runs, by the
+ * permission part of its operation alone (policies and guards still judge
+ * the call): a call that needs a permission, without a token, gets the
+ * `401` challenge; with a token that lacks it, under `stepUp`, the `403
+ * insufficient_scope` challenge naming the scopes that grant it.
+ */
+export class PermissionGate {
+  constructor(
+    private readonly catalogue: McpToolCatalogue,
+    private readonly resource: ProtectedResource,
+    private readonly oauth: McpOAuthSettings,
+  ) {}
+
+  /** True when it has answered the request. */
+  refuses(message: unknown, principal: unknown, res: ServerResponse): boolean {
+    const name = calledTool(message);
+    const needed =
+      name === undefined
+        ? undefined
+        : this.catalogue.find(name)?.operation.permissions;
+    if (!needed || needed.length === 0) {
+      return false;
+    }
+    if (principal === undefined || principal === null) {
+      sendProblem(
+        res,
+        401,
+        'Unauthorized',
+        `Calling ${name} needs an access token.`,
+        { 'WWW-Authenticate': this.resource.unauthorized(this.oauth, false) },
+      );
+      return true;
+    }
+    const held = principalPermissions(principal);
+    if (!this.oauth.stepUp || needed.every((p) => held.has(p))) {
+      return false;
+    }
+    const challenge = this.resource.insufficientScope(this.oauth, needed);
+    sendProblem(
+      res,
+      403,
+      'Forbidden',
+      `The access token lacks the scope that calling ${name} needs.`,
+      { 'WWW-Authenticate': challenge },
+    );
+    return true;
+  }
+}
+
+/** The tool a `tools/call` message names; undefined for any other message. */
+function calledTool(message: unknown): string | undefined {
+  if (!isRecord(message) || message.method !== 'tools/call') {
+    return undefined;
+  }
+  const { params } = message;
+  return isRecord(params) && typeof params.name === 'string'
+    ? params.name
+    : undefined;
+}

@@ -1,0 +1,43 @@
+import type { McpModuleOptions } from '@nestops/mcp';
+import { ApiKeyGuard } from './auth/api-key.guard';
+
+/**
+ * The sample's MCP options, from its environment:
+ * - `MCP_TOOL_LIST_PER_CALLER=true`: `tools/list` shows each caller the
+ *   tools its permissions reach;
+ * - `OAUTH_ISSUER=<issuer URL>`: OAuth mode, the endpoint a protected
+ *   resource of that authorization server, whose JWT access tokens the
+ *   library's verifier checks (`ApiKeyGuard` hands it `Bearer` tokens);
+ *   `MCP_RESOURCE` is its public URL (default
+ *   `http://127.0.0.1:<PORT>/mcp`), `MCP_STEP_UP=true` turns on step-up,
+ *   `MCP_REQUIRE_TOKEN=forPermission` lets anonymous callers list tools,
+ *   `OAUTH_VERIFIER=passport` checks tokens with the app's own passport-jwt
+ *   strategy instead of the library's verifier.
+ */
+export function mcpOptions(
+  env: NodeJS.ProcessEnv = process.env,
+): McpModuleOptions {
+  const options: McpModuleOptions = {
+    instructions: 'Order desk',
+    authGuard: ApiKeyGuard,
+    toolListPerCaller: env.MCP_TOOL_LIST_PER_CALLER === 'true',
+  };
+  const issuer = env.OAUTH_ISSUER;
+  if (!issuer) {
+    return options;
+  }
+  return {
+    ...options,
+    oauth: {
+      resource:
+        env.MCP_RESOURCE ?? `http://127.0.0.1:${env.PORT ?? '3000'}/mcp`,
+      authorizationServers: [issuer],
+      resourceName: 'Order desk',
+      stepUp: env.MCP_STEP_UP === 'true',
+      requireToken:
+        env.MCP_REQUIRE_TOKEN === 'forPermission' ? 'forPermission' : 'always',
+      // The library's verifier, unless the app's own checks the tokens.
+      ...(env.OAUTH_VERIFIER === 'passport' ? {} : { jwt: {} }),
+    },
+  };
+}

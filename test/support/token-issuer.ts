@@ -1,0 +1,108 @@
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the issuer received: what a leaked token would show up in. */
+export interface IssuerRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly authorization: string | undefined;
+  readonly body: string;
+}
+
+/**
+ * A test authorization server on 127.0.0.1: RFC 8414 metadata and a JWKS,
+ * and JWT access tokens signed with its key (or with a key it never
+ * published). It keeps every request it gets, so a test can see that no
+ * token was ever sent to it.
+ */
+export interface TokenIssuer {
+  /** `http://127.0.0.1:<port>`, also its `iss`. */
+  readonly issuer: string;
+  readonly requests: readonly IssuerRequest[];
+  /**
+   * A signed access token for `sub`: `aud`, `iss`, `exp` of a valid token
+   * unless `claims` says otherwise; `foreignKey` signs it with a key the
+   * JWKS lacks (under the same `kid`).
+   */
+  token(
+    sub: string,
+    scope: string,
+    claims?: JWTPayload,
+    options?: { foreignKey?: boolean; alg?: string },
+  ): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
+  const keys = await generateKeyPair('RS256');
+  const foreign = await generateKeyPair('RS256');
+  const publicJwk = {
+    ...(await exportJWK(keys.publicKey)),
+    kid: 'k1',
+    alg: 'RS256',
+    use: 'sig',
+  };
+  const requests: IssuerRequest[] = [];
+  let issuer = '';
+  const server: Server = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        body,
+      });
+      const send = (value: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(value));
+      };
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        return send({
+          issuer,
+          jwks_uri: `${issuer}/jwks`,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          response_types_supported: ['code'],
+        });
+      }
+      if (req.url === '/jwks') {
+        return send({ keys: [publicJwk] });
+      }
+      res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    issuer,
+    requests,
+    async token(sub, scope, claims = {}, options = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ scope, ...claims })
+        .setProtectedHeader({
+          alg: options.alg ?? 'RS256',
+          kid: 'k1',
+          typ: 'at+jwt',
+        })
+        .setSubject(sub)
+        .setIssuer(typeof claims.iss === 'string' ? claims.iss : issuer)
+        .setAudience(claims.aud ?? audience)
+        .setIssuedAt(now)
+        .setExpirationTime(
+          typeof claims.exp === 'number' ? claims.exp : now + 600,
+        )
+        .sign(options.foreignKey ? foreign.privateKey : keys.privateKey);
+    },
+    close: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((done) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => done(body));
+  });
+}
