@@ -1,4 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnv } from './support/cli-process';
+import { CLIENT_INFO } from './support/mcp-clients';
 import { postMcp, rpcRequest } from './support/mcp-http';
+import { CLI } from './support/sample-process';
 import { type RunningSample, startSampleApp } from './support/sample-app';
 import { listedTools } from './support/tool-lists';
 
@@ -81,5 +89,36 @@ it("refuses bob's call of the hidden orders_create as before", async () => {
       },
     ],
     isError: true,
+  });
+});
+
+describe('over stdio, the list of the --authorization principal', () => {
+  async function stdioList(authorization: string): Promise<string[]> {
+    const client = new Client(CLIENT_INFO);
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--authorization', authorization],
+        env: childEnv({
+          MCP_TOOL_LIST_PER_CALLER: 'true',
+          SQLITE_PATH: join(mkdtempSync(join(tmpdir(), 'list-')), 'o.sqlite'),
+        }),
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      return tools.map((tool) => tool.name).sort();
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("shows bob's tools to a session started as bob", async () => {
+    expect(await stdioList('ApiKey dev-bob-key')).toEqual(READ_TOOLS);
+  });
+
+  it('shows credentials the guard refuses the anonymous list', async () => {
+    expect(await stdioList('ApiKey not-a-key')).toEqual([]);
   });
 });

@@ -32,6 +32,7 @@ import { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
 import { ProtectedResource } from './oauth/protected-resource.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
 import { McpHttpTransport } from './transports/mcp-http.transport.js';
+import { McpAuthGuardRef } from './transports/outer-authenticator.js';
 
 /**
  * Publishes the application's `@Operation()` methods as MCP tools over
@@ -76,6 +77,7 @@ import { McpHttpTransport } from './transports/mcp-http.transport.js';
     ModernEraHandler,
     McpDispatcher,
     ProtectedResource,
+    McpAuthGuardRef,
     McpHttpTransport,
     McpGuardCheck,
     McpJwtGuard,

@@ -76,8 +76,9 @@ export interface McpModuleOptions {
    * endpoint; anonymous callers see the operations that need none).
    * Policies and guards still judge each call; a hidden tool called by
    * name is refused as a visible one would be. Needs `authGuard`. Over
-   * stdio, where no guard runs at the endpoint, the list is the anonymous
-   * one. Default: false.
+   * stdio, the list is that of the principal `authGuard` makes of the
+   * session's `--authorization` (`MCP_AUTHORIZATION`) when the session
+   * starts. Default: false.
    */
   toolListPerCaller?: boolean;
 }

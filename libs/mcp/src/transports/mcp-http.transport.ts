@@ -7,7 +7,7 @@ import {
   OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
-import { HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
+import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { Server, ServerResponse } from 'node:http';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
@@ -29,7 +29,7 @@ import { connectionTurn } from './connection-turn.js';
 import { sendJson, sendJsonText, sendProblem } from './http-problem.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
 import { isOriginAllowed } from './origin.policy.js';
-import { OuterAuthenticator } from './outer-authenticator.js';
+import { McpAuthGuardRef, OuterAuthenticator } from './outer-authenticator.js';
 import { PermissionGate } from './permission-gate.js';
 import {
   BodyRequest,
@@ -92,7 +92,7 @@ export class McpHttpTransport
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly moduleRef: ModuleRef,
+    private readonly authGuard: McpAuthGuardRef,
     dispatcher: McpDispatcher,
     private readonly catalogue: McpToolCatalogue,
     private readonly modules: ModulesContainer,
@@ -132,7 +132,7 @@ export class McpHttpTransport
     }
     const { path, oauth } = this.settings;
     this.authenticator = new OuterAuthenticator(
-      await this.resolveAuthGuard(),
+      await this.authGuard.resolve(),
       this.settings.serverName,
       this.handle,
       oauth && this.resource.unauthorized(oauth, true),
@@ -315,17 +315,5 @@ export class McpHttpTransport
     return adapter?.getType() === 'express'
       ? adapter.getInstance<ExpressLike>()
       : undefined;
-  }
-
-  private async resolveAuthGuard() {
-    const type = this.settings.authGuard;
-    if (!type) {
-      return undefined;
-    }
-    try {
-      return this.moduleRef.get(type, { strict: false });
-    } catch {
-      return this.moduleRef.create(type);
-    }
   }
 }

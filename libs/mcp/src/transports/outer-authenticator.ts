@@ -1,5 +1,13 @@
-import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { CanActivate } from '@nestjs/common';
+import {
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+} from '@nestjs/common';
+import type { CanActivate, Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { HttpExecutionContext } from './http-execution-context.js';
@@ -41,6 +49,35 @@ export class OuterAuthenticator {
     return !this.guard || authorization === undefined
       ? true
       : this.judge(this.guard, authorization, req, res);
+  }
+
+  /**
+   * The principal the guard sets (`request.user`) for credentials a carrier
+   * other than HTTP was given once for all its calls (the command line's
+   * `--authorization`), read from a request of those headers alone.
+   * Undefined without credentials, or when the guard refuses them or fails:
+   * each call is still judged by its own guards.
+   */
+  async principalOf(
+    headers: Readonly<Record<string, string>>,
+  ): Promise<unknown> {
+    if (!this.guard || headers.authorization === undefined) {
+      return undefined;
+    }
+    const request = headerRequest(headers);
+    let verdict: Verdict;
+    try {
+      verdict = (await this.ask(
+        this.guard,
+        request as unknown as IncomingMessage,
+        {} as ServerResponse,
+      ))
+        ? 'authenticated'
+        : 'rejected';
+    } catch (error) {
+      verdict = verdictOf(error);
+    }
+    return verdict === 'authenticated' ? request.user : undefined;
   }
 
   private async judge(
@@ -127,5 +164,45 @@ function verdictOf(error: unknown): Verdict {
       return 'authenticated';
     default:
       return 'failed';
+  }
+}
+
+/** A request of headers alone, as an HTTP guard reads one (`headers`, `get()`, `header()`, `user`). */
+function headerRequest(headers: Readonly<Record<string, string>>) {
+  const own = Object.freeze({ ...headers });
+  const get = (name: string): string | undefined => own[name.toLowerCase()];
+  return { headers: own, get, header: get, user: undefined as unknown };
+}
+
+/**
+ * The module's `authGuard`, resolved in McpModule's own injector: the app's
+ * provider of that class where it has one, else an instance made for the
+ * endpoint. Resolved on first use, once every module's providers exist; the
+ * HTTP endpoint and the command line's stdio sessions share it.
+ */
+@Injectable()
+export class McpAuthGuardRef {
+  private guard?: Promise<CanActivate | undefined>;
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+  ) {}
+
+  resolve(): Promise<CanActivate | undefined> {
+    return (this.guard ??= this.instance(this.settings.authGuard));
+  }
+
+  private async instance(
+    type: Type<CanActivate> | undefined,
+  ): Promise<CanActivate | undefined> {
+    if (!type) {
+      return undefined;
+    }
+    try {
+      return this.moduleRef.get(type, { strict: false });
+    } catch {
+      return this.moduleRef.create(type);
+    }
   }
 }

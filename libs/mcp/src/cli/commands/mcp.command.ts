@@ -4,6 +4,10 @@ import { MCP_SETTINGS, type McpSettings } from '../../mcp-options.resolver.js';
 import { McpDispatcher } from '../../mcp.dispatcher.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import { McpStdioSession } from '../../transports/mcp-stdio.session.js';
+import {
+  McpAuthGuardRef,
+  OuterAuthenticator,
+} from '../../transports/outer-authenticator.js';
 import type { CliAppRunner } from '../cli-app.runner.js';
 import { CLI_EXIT } from '../cli-exit.js';
 import {
@@ -37,13 +41,24 @@ export class McpCommand implements CliCommand {
   ): Promise<number> {
     const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
     app.get(McpToolCatalogue, { strict: false }).prepare();
+    const headers = contextHeaders(options);
     const session = new McpStdioSession(
       app.get(McpDispatcher, { strict: false }),
       {
         input: process.stdin,
         output: out,
         caller: {
-          headers: contextHeaders(options),
+          headers,
+          // Under toolListPerCaller, the list is that of the principal the
+          // module's authGuard makes of --authorization, as at the HTTP
+          // endpoint; each call is judged by its own guards either way.
+          principal: settings.toolListPerCaller
+            ? await new OuterAuthenticator(
+                await app.get(McpAuthGuardRef, { strict: false }).resolve(),
+                settings.serverName,
+                McpCommand,
+              ).principalOf(headers)
+            : undefined,
           locale: options.locale,
           timeout: options.timeout,
         },
