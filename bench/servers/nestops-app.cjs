@@ -4,7 +4,8 @@
 // (BENCH_SHARED=1: all with one input and one output DTO class);
 // BENCH_I18N=<dir> imports nestjs-i18n with the catalogue in <dir>
 // (en-US, zh-CN; `Accept-Language` picks); BENCH_PER_CALLER=1 turns on
-// the tool list per caller (the API-key guard as `authGuard`). Served over HTTP by
+// the tool list per caller (the API-key guard as `authGuard`), BENCH_AUTH_GUARD=1
+// the same `authGuard` with the whole list for everyone. Served over HTTP by
 // nestops-http.cjs and over stdio by nestops-stdio.cjs.
 const { performance } = require('node:perf_hooks');
 const { Injectable, Module } = require('@nestjs/common');
@@ -59,7 +60,9 @@ Reflect.decorate(
           serverName: 'bench',
           ...(process.env.BENCH_PER_CALLER === '1'
             ? { toolListPerCaller: true, authGuard: ApiKeyGuard }
-            : {}),
+            : process.env.BENCH_AUTH_GUARD === '1'
+              ? { authGuard: ApiKeyGuard }
+              : {}),
         }),
       ],
       providers: [
