@@ -10,6 +10,11 @@ export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 export type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 export type {
+  McpAuditEvent,
+  McpAuditSink,
+  McpTelemetryOptions,
+} from './interfaces/mcp-telemetry-options.interface.js';
+export type {
   McpJwtOptions,
   McpOAuthOptions,
   McpTokenRequirement,

@@ -1,6 +1,7 @@
 import type { CanActivate } from '@nestjs/common';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { resolveMcpOptions } from './mcp-options.resolver.js';
+import { defaultPrincipalId } from './telemetry/telemetry-options.resolver.js';
 import { INPUT_LIMITS } from '@nestops/operations';
 
 class AuthGuard implements CanActivate {
@@ -45,6 +46,12 @@ describe('resolveMcpOptions', () => {
         shutdownGracePeriod: 10_000,
         inputLimits: INPUT_LIMITS,
         toolListPerCaller: false,
+        telemetry: {
+          audit: undefined,
+          auditArguments: false,
+          recordPrincipal: false,
+          principalId: defaultPrincipalId,
+        },
       });
     });
 
@@ -89,6 +96,8 @@ describe('resolveMcpOptions', () => {
     });
 
     it('keeps every valid option', () => {
+      const sink = { record: () => undefined };
+      const principalId = (principal: unknown) => String(principal);
       const settings = resolveMcpOptions({
         serverName: 'desk',
         serverVersion: '2.0.0',
@@ -102,6 +111,12 @@ describe('resolveMcpOptions', () => {
         shutdownGracePeriod: 2_000,
         inputLimits: { maxProperties: 50, maxItems: 20 },
         toolListPerCaller: true,
+        telemetry: {
+          audit: sink,
+          auditArguments: true,
+          recordPrincipal: true,
+          principalId,
+        },
       });
 
       expect(settings).toEqual({
@@ -117,7 +132,24 @@ describe('resolveMcpOptions', () => {
         shutdownGracePeriod: 2_000,
         inputLimits: { ...INPUT_LIMITS, maxProperties: 50, maxItems: 20 },
         toolListPerCaller: true,
+        telemetry: {
+          audit: sink,
+          auditArguments: true,
+          recordPrincipal: true,
+          principalId,
+        },
       });
+      expect(
+        resolveMcpOptions({ telemetry: { audit: true } }).telemetry,
+      ).toEqual({
+        audit: true,
+        auditArguments: false,
+        recordPrincipal: false,
+        principalId: defaultPrincipalId,
+      });
+      expect(
+        resolveMcpOptions({ telemetry: { audit: false } }).telemetry.audit,
+      ).toBeUndefined();
     });
 
     it('takes a shutdownGracePeriod of 0 (drop connections at once)', () => {
@@ -171,6 +203,14 @@ describe('resolveMcpOptions', () => {
       ['inputLimits', { inputLimits: { maxItems: 1.5 } }],
       ['inputLimits', { inputLimits: { maxDepth: '32' } }],
       ['inputLimits', { inputLimits: { maxKeys: 10 } }],
+      ['telemetry', { telemetry: 'on' }],
+      ['telemetry', { telemetry: [] }],
+      ['telemetry.audit', { telemetry: { audit: 'log' } }],
+      ['telemetry.audit', { telemetry: { audit: {} } }],
+      ['telemetry.audit', { telemetry: { audit: null } }],
+      ['telemetry.auditArguments', { telemetry: { auditArguments: 'yes' } }],
+      ['telemetry.recordPrincipal', { telemetry: { recordPrincipal: 1 } }],
+      ['telemetry.principalId', { telemetry: { principalId: 'sub' } }],
       ['tools', { tools: 'orders.create=place_order' }],
       ['tools', { tools: ['place_order'] }],
       ['tools', { tools: 42 }],
@@ -250,5 +290,19 @@ describe('resolveMcpOptions: cacheTtl', () => {
     expect(problemOf({ cacheTtl })).toMatch(
       /cacheTtl must be a whole number of milliseconds, 0 or more/,
     );
+  });
+});
+
+describe('defaultPrincipalId', () => {
+  it.each<[unknown, string | undefined]>([
+    [{ id: 'user-7', sub: 'other' }, 'user-7'],
+    [{ id: 42 }, '42'],
+    [{ sub: 'auth0|abc' }, 'auth0|abc'],
+    [{ id: { nested: true }, sub: 'jwt-sub' }, 'jwt-sub'],
+    [{ name: 'no id' }, undefined],
+    ['user-7', undefined],
+    [null, undefined],
+  ])('reads %j as %j', (principal, id) => {
+    expect(defaultPrincipalId(principal)).toBe(id);
   });
 });

@@ -12,6 +12,10 @@ import {
   resolveOAuthOptions,
 } from './oauth/oauth-options.resolver.js';
 import { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
+import {
+  type McpTelemetrySettings,
+  resolveTelemetryOptions,
+} from './telemetry/telemetry-options.resolver.js';
 
 /** `shutdownGracePeriod` when not set: 10 seconds. */
 export const DEFAULT_SHUTDOWN_GRACE_PERIOD = 10_000;
@@ -37,6 +41,8 @@ export interface McpSettings {
   readonly oauth?: McpOAuthSettings;
   /** Whether `tools/list` shows each caller only the tools its permissions reach. */
   readonly toolListPerCaller: boolean;
+  /** What calls leave behind: the audit sink, what spans carry. */
+  readonly telemetry: McpTelemetrySettings;
 }
 
 export { MCP_SETTINGS } from './mcp-settings.token.js';
@@ -164,6 +170,7 @@ export function resolveMcpOptions(
       'toolListPerCaller needs authGuard (or oauth.jwt): the list is that of the principal it sets',
     );
   }
+  const telemetry = resolveTelemetryOptions(options.telemetry, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -184,5 +191,6 @@ export function resolveMcpOptions(
     cacheTtl: ttl,
     oauth,
     toolListPerCaller: perCaller === true,
+    telemetry,
   });
 }

@@ -4,9 +4,17 @@ import { internalErrorResponse } from './json-rpc/internal-error.js';
 import type { JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import { McpProtocolError } from './json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from './mcp-caller.context.js';
-import { classifyMessage, type McpMessage } from './protocol/mcp-message.js';
+import {
+  classifyMessage,
+  type McpMessage,
+  type McpRequest,
+} from './protocol/mcp-message.js';
 import { LegacyEraHandler } from './protocol/legacy-era.handler.js';
 import { ModernEraHandler } from './protocol/modern-era.handler.js';
+import {
+  McpTelemetry,
+  type RequestTelemetry,
+} from './telemetry/mcp-telemetry.js';
 
 /**
  * The carrier-agnostic MCP server: answers one JSON-RPC message, knowing
@@ -31,6 +39,7 @@ export class McpDispatcher {
   constructor(
     private readonly legacy: LegacyEraHandler,
     private readonly modern: ModernEraHandler,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   /**
@@ -49,20 +58,51 @@ export class McpDispatcher {
    * against its own rules) to its era's handler. `responseStream` is where
    * a call may send messages before its answer.
    */
-  async serve(
+  serve(
     message: McpMessage,
     caller: McpCallerContext,
     responseStream?: ResponseStream,
   ): Promise<JsonRpcResponse | undefined> {
     if (message.kind === 'refused') {
-      return message.error.toResponse(message.id);
+      return Promise.resolve(message.error.toResponse(message.id));
     }
     if (message.kind !== 'request') {
-      return undefined;
+      return Promise.resolve(undefined);
     }
+    const observed = this.telemetry.begin(message, caller);
+    return observed
+      ? this.observe(observed, message, caller, responseStream)
+      : this.answer(message, caller, responseStream);
+  }
+
+  /** Serves `message` under its span, then records how it was answered. */
+  private async observe(
+    observed: RequestTelemetry,
+    message: McpRequest,
+    caller: McpCallerContext,
+    responseStream: ResponseStream | undefined,
+  ): Promise<JsonRpcResponse> {
+    const response = await observed.run(() =>
+      this.answer(message, caller, responseStream, observed),
+    );
+    observed.end(response);
+    return response;
+  }
+
+  private async answer(
+    message: McpRequest,
+    caller: McpCallerContext,
+    responseStream: ResponseStream | undefined,
+    observed?: RequestTelemetry,
+  ): Promise<JsonRpcResponse> {
     try {
       const handler = message.era === 'modern' ? this.modern : this.legacy;
-      const result = await handler.answer(message, caller, responseStream);
+      const result = await handler.answer(
+        message,
+        caller,
+        responseStream,
+        observed,
+      );
       return { jsonrpc: '2.0', id: message.id, result };
     } catch (error) {
       if (error instanceof McpProtocolError) {

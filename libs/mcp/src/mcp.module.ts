@@ -24,6 +24,7 @@ import {
   withAppSource,
 } from './mcp-server-identity.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
+import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { LegacyEraHandler } from './protocol/legacy-era.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
@@ -75,6 +76,7 @@ import { McpAuthGuardRef } from './transports/outer-authenticator.js';
     McpTools,
     LegacyEraHandler,
     ModernEraHandler,
+    McpTelemetry,
     McpDispatcher,
     ProtectedResource,
     McpAuthGuardRef,

@@ -38,6 +38,7 @@ export type {
   CancelSignal,
   CarrierRequest,
   InvocationOptions,
+  InvocationRecord,
   InvocationResult,
 } from './invocation/call/invocation-options.interface.js';
 export type { SerializedResult } from './invocation/output/output-contract.js';

@@ -43,18 +43,26 @@ import {
   keepCurrentCall,
   runAsCall,
 } from './invocation/context/current-call.js';
-import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
+import {
+  createInvocationContext,
+  single,
+} from './invocation/context/invocation-context.factory.js';
+import { isTenantId } from './invocation/context/tenant-id.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { operationGuards } from './invocation/pipeline/operation-guards.js';
 import type {
   InvocationOptions,
+  InvocationRecord,
   InvocationResult,
 } from './invocation/call/invocation-options.interface.js';
 import {
   OperationPipeline,
   type PipelineServices,
 } from './invocation/pipeline/operation-pipeline.js';
-import { createOperationRequest } from './invocation/pipeline/operation-request.js';
+import {
+  createOperationRequest,
+  type OperationRequest,
+} from './invocation/pipeline/operation-request.js';
 import {
   assertNestInternals,
   nestPipesOf,
@@ -144,11 +152,15 @@ export class OperationInvoker implements OnApplicationBootstrap {
       defaults,
       this.messages.callerLocale(options.headers, options.locale),
     );
-    const running = this.run(operation, call, defaults.inputLimits);
+    const seen: SeenCall | undefined = options.observe ? {} : undefined;
+    const running = this.run(operation, call, defaults.inputLimits, seen);
     const outcome =
       call.timeout === undefined && options.signal === undefined
         ? await running
         : await untilStopped(running, call, options.signal, operationId);
+    if (seen) {
+      options.observe?.(recordOf(call, seen));
+    }
     return outcome.ok
       ? outcome
       : {
@@ -162,6 +174,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
     operation: PreparedOperation,
     call: CallPlan,
     inputLimits: InputLimits | undefined,
+    seen: SeenCall | undefined,
   ): Promise<CallOutcome> {
     const { options } = call;
     const response = new OperationResponse();
@@ -177,6 +190,9 @@ export class OperationInvoker implements OnApplicationBootstrap {
         input,
         (req) => createInvocationContext(req, call),
       );
+      if (seen) {
+        seen.request = request;
+      }
       const scope = this.scope();
       const value = await (scope
         ? runAsCall(request, () =>
@@ -335,6 +351,22 @@ function untilStopped(
       reject(error);
     });
   });
+}
+
+/** What an observed call keeps for its record: its request, once made. */
+interface SeenCall {
+  request?: OperationRequest;
+}
+
+/** The record of an observed call, as its carrier's `observe` is told it. */
+function recordOf(call: CallPlan, seen: SeenCall): InvocationRecord {
+  const tenant = single(call.headers['x-tenant-id']);
+  return {
+    operationId: call.operation.id,
+    correlationId: call.correlationId,
+    tenant: tenant !== undefined && isTenantId(tenant) ? tenant : undefined,
+    principal: seen.request?.user,
+  };
 }
 
 function fail(failure: OperationFailure): CallFailure {

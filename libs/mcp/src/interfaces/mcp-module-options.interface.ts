@@ -1,6 +1,7 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type { InputLimits } from '@nestops/operations';
 import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
+import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -81,4 +82,12 @@ export interface McpModuleOptions {
    * starts. Default: false.
    */
   toolListPerCaller?: boolean;
+  /**
+   * What the calls leave behind besides their answers: the audit trail
+   * (`audit`), and what OpenTelemetry spans record of the caller. Spans
+   * and metrics themselves need no option: they are made whenever the app
+   * registers an OpenTelemetry SDK (`@opentelemetry/api` is an optional
+   * peer). Default: no audit trail, no principal on spans.
+   */
+  telemetry?: McpTelemetryOptions;
 }

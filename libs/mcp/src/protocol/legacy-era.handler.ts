@@ -10,6 +10,7 @@ import {
 import type { McpRequest } from './mcp-message.js';
 import { setLogLevel } from './call-notifications.js';
 import { McpTools } from './mcp-tools.js';
+import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
  * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
@@ -29,6 +30,7 @@ export class LegacyEraHandler {
     request: McpRequest,
     caller: McpCallerContext,
     responseStream?: ResponseStream,
+    telemetry?: RequestTelemetry,
   ): unknown {
     switch (request.method) {
       case 'initialize':
@@ -44,6 +46,7 @@ export class LegacyEraHandler {
           caller,
           responseStream,
           caller.logging?.level,
+          telemetry,
         );
       case 'logging/setLevel':
         return setLogLevel(request.params, caller.logging);

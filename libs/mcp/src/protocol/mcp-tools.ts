@@ -11,6 +11,7 @@ import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { mcpCallReporter } from './call-notifications.js';
 import { McpAnswerWriter, type RawJson } from './answer.writer.js';
 import type { ProtocolEra } from './protocol-era.js';
+import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
  * `tools/list` and `tools/call`, the methods both eras have, each written
@@ -64,6 +65,7 @@ export class McpTools {
     caller: McpCallerContext,
     responseStream: ResponseStream | undefined,
     logLevel?: string,
+    telemetry?: RequestTelemetry,
   ): Promise<RawJson | object> {
     const name = params.name;
     if (typeof name !== 'string') {
@@ -88,7 +90,9 @@ export class McpTools {
       signal: caller.signal,
       responseStream,
       reporter: mcpCallReporter(params, logLevel, responseStream),
+      observe: telemetry?.observe,
     });
+    telemetry?.answered(result);
     return this.writer.toolResult(result, era);
   }
 }

@@ -7,6 +7,7 @@ import { SPOKEN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpAnswerWriter } from './answer.writer.js';
 import type { McpRequest } from './mcp-message.js';
 import { McpTools } from './mcp-tools.js';
+import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
@@ -28,6 +29,7 @@ export class ModernEraHandler {
     request: McpRequest,
     caller: McpCallerContext,
     responseStream?: ResponseStream,
+    telemetry?: RequestTelemetry,
   ): unknown {
     switch (request.method) {
       case 'server/discover':
@@ -41,6 +43,7 @@ export class ModernEraHandler {
           caller,
           responseStream,
           request.meta?.logLevel,
+          telemetry,
         );
       default:
         throw McpProtocolError.methodNotFound(request.method);

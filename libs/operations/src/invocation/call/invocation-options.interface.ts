@@ -103,6 +103,33 @@ export interface InvocationOptions {
    * `INTERNAL_CANCELLED_001`, unless its commit has begun.
    */
   readonly signal?: CancelSignal;
+  /**
+   * Told once, when the call is answered, what a carrier's telemetry and
+   * audit trail record of it: its correlation id, tenant and principal.
+   * Default: none (nothing is gathered for it).
+   */
+  readonly observe?: (record: InvocationRecord) => void;
+}
+
+/**
+ * What a carrier learns of one call when it is answered, for its
+ * telemetry and audit trail (see `InvocationOptions.observe`).
+ *
+ * @publicApi
+ */
+export interface InvocationRecord {
+  /** The operation called. */
+  readonly operationId: string;
+  /** The call's correlation id (the caller's `X-Correlation-Id`, else the one made for it). */
+  readonly correlationId: string;
+  /** The tenant it ran for (its valid `X-Tenant-Id`); undefined: none. */
+  readonly tenant: string | undefined;
+  /**
+   * Who the app's guards authenticated for the call (its request's
+   * `user`, as they left it); undefined: anonymous, or refused before a
+   * guard ran.
+   */
+  readonly principal: unknown;
 }
 
 /**

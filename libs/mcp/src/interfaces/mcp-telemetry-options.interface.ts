@@ -1,0 +1,84 @@
+/**
+ * What `McpModule` records of its calls (`telemetry` of its options).
+ * OpenTelemetry spans and metrics need no option: they are emitted
+ * whenever the app has `@opentelemetry/api` and registers an SDK
+ * before it serves its first MCP request; these settings choose what they
+ * carry and whether calls leave an audit trail.
+ *
+ * @publicApi
+ */
+export interface McpTelemetryOptions {
+  /**
+   * The audit trail: one `McpAuditEvent` per `tools/call`, once it is
+   * answered. `true`: each event as one JSON line on the Nest logger
+   * (context `McpAudit`, level `log`); a sink: given to it instead
+   * (`forRootAsync` can build one from the app's providers). Default:
+   * false (no events).
+   */
+  audit?: boolean | McpAuditSink;
+  /**
+   * Whether audit events carry the call's `arguments` as the caller sent
+   * them. Turn on only where arguments hold nothing secret. Default: false.
+   */
+  auditArguments?: boolean;
+  /**
+   * Whether spans carry the caller's principal id (`enduser.id`). Audit
+   * events always do. Default: false.
+   */
+  recordPrincipal?: boolean;
+  /**
+   * The id of a principal (the `request.user` the app's guards set):
+   * default its `id` (a string or a number), else its `sub` (a JWT's
+   * subject); undefined: anonymous.
+   */
+  principalId?: (principal: unknown) => string | undefined;
+}
+
+/**
+ * Where audit events go: the app's log, a table, a queue. `record` is
+ * called once per call, after its answer is written; what it throws or
+ * rejects with is logged, never given to the caller.
+ *
+ * @publicApi
+ */
+export interface McpAuditSink {
+  /** Keeps one event. */
+  record(event: McpAuditEvent): void | Promise<void>;
+}
+
+/**
+ * One `tools/call`, as the audit trail keeps it: who called which tool,
+ * when, for which tenant, and what came of it. It never holds the
+ * caller's credentials (no header is copied into it).
+ *
+ * @publicApi
+ */
+export interface McpAuditEvent {
+  /** When the call came in, ISO 8601 (UTC). */
+  readonly time: string;
+  /** The caller's principal id (see `principalId`); null: anonymous. */
+  readonly principalId: string | null;
+  /** The tenant the call ran for (`X-Tenant-Id`, `--tenant`); null: none. */
+  readonly tenant: string | null;
+  /** The tool named by the call; null when it named none. */
+  readonly tool: string | null;
+  /** The operation behind the tool; null when the tool is unknown. */
+  readonly operationId: string | null;
+  /**
+   * `ok`, the failure code of an `isError` result
+   * (`SECURITY_DENIED_004`, `VALIDATION_INVALID_001`,
+   * `INTERNAL_TIMEOUT_001`...), or the JSON-RPC error code of a call
+   * refused as a protocol error (`-32602`).
+   */
+  readonly outcome: string;
+  /** From the call coming in to its answer, in milliseconds. */
+  readonly durationMs: number;
+  /** The call's correlation id, as its logs and failures name it. */
+  readonly correlationId: string;
+  /** `http` (Streamable HTTP) or `stdio`. */
+  readonly carrier: 'http' | 'stdio';
+  /** The MCP protocol version of the call, where the carrier knows it; else null. */
+  readonly protocolVersion: string | null;
+  /** The call's `arguments`, only under `auditArguments`. */
+  readonly arguments?: unknown;
+}

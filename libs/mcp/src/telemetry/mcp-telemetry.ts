@@ -1,0 +1,319 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  correlationIdOf,
+  type InvocationRecord,
+  type InvocationResult,
+  isTenantId,
+} from '@nestops/operations';
+import type * as OtelApi from '@opentelemetry/api';
+import { isRecord } from '../json-rpc/json-rpc-envelope.js';
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
+import type { McpCallerContext } from '../mcp-caller.context.js';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import type { McpRequest } from '../protocol/mcp-message.js';
+import type {
+  McpAuditEvent,
+  McpAuditSink,
+} from '../interfaces/mcp-telemetry-options.interface.js';
+import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { findOtel, type OtelInstruments } from './otel-api.js';
+
+/** The methods that get a span and a duration. */
+const TRACED_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+]);
+
+/** `SpanKind.SERVER` and `SpanStatusCode.ERROR`, as the API numbers them. */
+const SERVER_SPAN = 1;
+const ERROR_STATUS = 2;
+
+/**
+ * What is recorded of the calls: spans and metrics when the app registered
+ * an OpenTelemetry SDK, audit events when `telemetry.audit` is set. Where
+ * neither is the case, `begin` is undefined for every request and the
+ * request is served exactly as without telemetry.
+ */
+@Injectable()
+export class McpTelemetry {
+  /** undefined: not looked up yet (the first request does); null: none. */
+  private otel?: OtelInstruments | null;
+  private readonly logger = new Logger('McpAudit');
+  /** @internal */
+  readonly sink: McpAuditSink | undefined;
+
+  /** @internal Made by Nest's injector. */
+  constructor(
+    @Inject(MCP_SETTINGS) readonly settings: McpSettings,
+    private readonly catalogue: McpToolCatalogue,
+  ) {
+    const { audit } = settings.telemetry;
+    this.sink =
+      audit === true
+        ? { record: (event) => this.logger.log(JSON.stringify(event)) }
+        : audit;
+  }
+
+  /**
+   * @internal What one request is observed with, or undefined when nothing
+   * observes it.
+   */
+  begin(
+    request: McpRequest,
+    caller: McpCallerContext,
+  ): RequestTelemetry | undefined {
+    const otel =
+      this.otel === undefined ? (this.otel = findOtel() ?? null) : this.otel;
+    const observed =
+      otel === null
+        ? this.sink !== undefined && request.method === 'tools/call'
+        : TRACED_METHODS.has(request.method);
+    return observed
+      ? new RequestTelemetry(this, otel ?? undefined, request, caller)
+      : undefined;
+  }
+
+  /** @internal The operation of the tool `name`, or undefined. */
+  operationOf(name: unknown): string | undefined {
+    return typeof name === 'string'
+      ? this.catalogue.find(name)?.operation.id
+      : undefined;
+  }
+
+  /** @internal Gives `event` to the sink; what it throws is only logged. */
+  audit(event: McpAuditEvent): void {
+    const failed = (error: unknown) =>
+      this.logger.error(
+        `The audit sink failed to record a call (correlation id ${event.correlationId})`,
+        error instanceof Error ? error.stack : String(error),
+      );
+    try {
+      Promise.resolve(this.sink?.record(event)).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+}
+
+/**
+ * One request as it is observed: its span (made current while it is
+ * served, so that what the handler does nests under it), then, once it is
+ * answered, its duration, its call count and its audit event.
+ */
+export class RequestTelemetry {
+  private readonly started = performance.now();
+  private readonly time = Date.now();
+  private readonly tool: string | undefined;
+  private readonly operationId: string | undefined;
+  private readonly span: OtelApi.Span | undefined;
+  private readonly context: OtelApi.Context | undefined;
+  private readonly attributes: OtelApi.Attributes;
+  private failureCode?: string;
+  private record?: InvocationRecord;
+
+  /** @internal Given to the invoker: what it tells of the call. */
+  readonly observe = (record: InvocationRecord): void => {
+    this.record = record;
+  };
+
+  /** @internal */
+  constructor(
+    private readonly owner: McpTelemetry,
+    private readonly otel: OtelInstruments | undefined,
+    private readonly request: McpRequest,
+    private readonly caller: McpCallerContext,
+  ) {
+    const isCall = request.method === 'tools/call';
+    this.operationId = isCall
+      ? owner.operationOf(request.params.name)
+      : undefined;
+    // Only a known tool names the span and the metrics: the names a caller
+    // makes up are not theirs to multiply.
+    this.tool =
+      this.operationId === undefined
+        ? undefined
+        : (request.params.name as string);
+    this.attributes = {
+      'mcp.method.name': request.method,
+      ...(this.tool === undefined
+        ? {}
+        : {
+            'gen_ai.tool.name': this.tool,
+            'gen_ai.operation.name': 'execute_tool',
+          }),
+      ...optional('mcp.protocol.version', this.protocolVersion()),
+      'network.transport': caller.request ? 'tcp' : 'pipe',
+      ...(caller.request ? { 'network.protocol.name': 'http' } : {}),
+    };
+    const tracer = otel?.tracer;
+    if (otel && tracer) {
+      const { api } = otel;
+      const active = api.context.active();
+      const parent = parentOf(api, active, request.params._meta);
+      const ambient = parent === active ? undefined : api.trace.getSpan(active);
+      this.span = tracer.startSpan(
+        this.tool === undefined
+          ? request.method
+          : `${request.method} ${this.tool}`,
+        {
+          kind: SERVER_SPAN,
+          attributes: {
+            ...this.attributes,
+            'jsonrpc.request.id': String(request.id),
+            ...optional('nestops.operation.id', this.operationId),
+            ...optional('client.address', caller.request?.ip),
+          },
+          links: ambient ? [{ context: ambient.spanContext() }] : undefined,
+        },
+        parent,
+      );
+      this.context = api.trace.setSpan(parent, this.span);
+    }
+  }
+
+  /** @internal Serves the request with its span current. */
+  run<T>(serve: () => Promise<T>): Promise<T> {
+    return this.otel && this.context
+      ? this.otel.api.context.with(this.context, serve)
+      : serve();
+  }
+
+  /** @internal What the call's operation answered. */
+  answered(result: InvocationResult): void {
+    if (!result.ok) {
+      this.failureCode = result.failure.code;
+    }
+  }
+
+  /** @internal Records the request, answered with `response`. */
+  end(response: JsonRpcResponse | undefined): void {
+    const seconds = (performance.now() - this.started) / 1000;
+    const error = response && 'error' in response ? response.error : undefined;
+    const rpcCode = error ? String(error.code) : undefined;
+    const errorType = rpcCode ?? (this.failureCode ? 'tool_error' : undefined);
+    const version =
+      this.request.method === 'initialize' && response && 'result' in response
+        ? (response.result as { protocolVersion?: string }).protocolVersion
+        : undefined;
+    const outcome = {
+      ...optional('error.type', errorType),
+      ...optional('rpc.response.status_code', rpcCode),
+      ...optional('mcp.protocol.version', version),
+    };
+    const principalId = this.principalId();
+    const { span } = this;
+    if (span) {
+      span.setAttributes(outcome);
+      if (this.failureCode) {
+        span.setAttribute('nestops.failure.code', this.failureCode);
+      }
+      if (
+        principalId !== undefined &&
+        this.owner.settings.telemetry.recordPrincipal
+      ) {
+        span.setAttribute('enduser.id', principalId);
+      }
+      if (errorType) {
+        span.setStatus({
+          code: ERROR_STATUS,
+          message: error?.message ?? this.failureCode,
+        });
+      }
+      span.end();
+    }
+    const attributes = { ...this.attributes, ...outcome };
+    this.otel?.duration?.record(seconds, attributes);
+    if (this.request.method !== 'tools/call') {
+      return;
+    }
+    const result = rpcCode ?? this.failureCode ?? 'ok';
+    this.otel?.calls?.add(1, {
+      ...optional('gen_ai.tool.name', this.tool),
+      'nestops.call.outcome': result,
+    });
+    if (this.owner.sink) {
+      this.owner.audit(this.event(result, seconds, principalId));
+    }
+  }
+
+  private event(
+    outcome: string,
+    seconds: number,
+    principalId: string | undefined,
+  ): McpAuditEvent {
+    const { params } = this.request;
+    const { headers } = this.caller;
+    const header = headers['x-tenant-id'];
+    const tenant = Array.isArray(header) ? header[0] : header;
+    return {
+      time: new Date(this.time).toISOString(),
+      principalId: principalId ?? null,
+      tenant:
+        (this.record
+          ? this.record.tenant
+          : tenant !== undefined && isTenantId(tenant)
+            ? tenant
+            : undefined) ?? null,
+      tool: typeof params.name === 'string' ? params.name : null,
+      operationId: this.operationId ?? null,
+      outcome,
+      durationMs: Math.round(seconds * 1e6) / 1e3,
+      correlationId: this.record?.correlationId ?? correlationIdOf(headers),
+      carrier: this.caller.request ? 'http' : 'stdio',
+      protocolVersion: this.protocolVersion() ?? null,
+      ...(this.owner.settings.telemetry.auditArguments
+        ? { arguments: params.arguments }
+        : {}),
+    };
+  }
+
+  /** The version a 2026 request's `_meta` names, else the HTTP header's. */
+  private protocolVersion(): string | undefined {
+    if (this.request.bodyVersion !== undefined) {
+      return this.request.bodyVersion;
+    }
+    const header = this.caller.headers['mcp-protocol-version'];
+    return typeof header === 'string' ? header : undefined;
+  }
+
+  /** The id of the call's principal (its guards', else the endpoint's). */
+  private principalId(): string | undefined {
+    const principal = this.record?.principal ?? this.caller.principal;
+    return principal === undefined
+      ? undefined
+      : this.owner.settings.telemetry.principalId(principal);
+  }
+}
+
+/**
+ * The parent of a request's span: the trace context its `params._meta`
+ * carries (`traceparent`, `tracestate`, read by the app's propagator), else
+ * the active context (the HTTP request's span, when the app instruments
+ * HTTP).
+ */
+function parentOf(
+  api: typeof OtelApi,
+  active: OtelApi.Context,
+  meta: unknown,
+): OtelApi.Context {
+  if (!isRecord(meta) || typeof meta.traceparent !== 'string') {
+    return active;
+  }
+  const extracted = api.propagation.extract(active, meta);
+  const remote = api.trace.getSpanContext(extracted);
+  return remote && remote !== api.trace.getSpanContext(active)
+    ? extracted
+    : active;
+}
+
+/** `{ [key]: value }` when there is a value, else nothing. */
+function optional(
+  key: string,
+  value: string | undefined,
+): Record<string, string> {
+  return value === undefined ? {} : { [key]: value };
+}
