@@ -5,6 +5,8 @@ import { ApiKeyGuard } from './auth/api-key.guard';
  * The sample's MCP options, from its environment:
  * - `MCP_TOOL_LIST_PER_CALLER=true`: `tools/list` shows each caller the
  *   tools its permissions reach;
+ * - `MCP_AUDIT=true`: an audit event of every tool call, one JSON line on
+ *   the app's log;
  * - `OAUTH_ISSUER=<issuer URL>`: OAuth mode, the endpoint a protected
  *   resource of that authorization server, whose JWT access tokens the
  *   library's verifier checks (`ApiKeyGuard` hands it `Bearer` tokens);
@@ -21,6 +23,7 @@ export function mcpOptions(
     instructions: 'Order desk',
     authGuard: ApiKeyGuard,
     toolListPerCaller: env.MCP_TOOL_LIST_PER_CALLER === 'true',
+    ...(env.MCP_AUDIT === 'true' ? { telemetry: { audit: true } } : {}),
   };
   const issuer = env.OAUTH_ISSUER;
   if (!issuer) {

@@ -5,7 +5,8 @@
 // BENCH_I18N=<dir> imports nestjs-i18n with the catalogue in <dir>
 // (en-US, zh-CN; `Accept-Language` picks); BENCH_PER_CALLER=1 turns on
 // the tool list per caller (the API-key guard as `authGuard`), BENCH_AUTH_GUARD=1
-// the same `authGuard` with the whole list for everyone. Served over HTTP by
+// the same `authGuard` with the whole list for everyone; BENCH_AUDIT=1 an audit
+// sink that drops every event (see otel-mode.cjs). Served over HTTP by
 // nestops-http.cjs and over stdio by nestops-stdio.cjs.
 const { performance } = require('node:perf_hooks');
 const { Injectable, Module } = require('@nestjs/common');
@@ -58,6 +59,9 @@ Reflect.decorate(
         ...i18nImports(),
         McpModule.forRoot({
           serverName: 'bench',
+          ...(process.env.BENCH_AUDIT === '1'
+            ? { telemetry: { audit: { record() {} } } }
+            : {}),
           ...(process.env.BENCH_PER_CALLER === '1'
             ? { toolListPerCaller: true, authGuard: ApiKeyGuard }
             : process.env.BENCH_AUTH_GUARD === '1'
