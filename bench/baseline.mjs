@@ -11,15 +11,14 @@
 // median requests/s and server CPU time per request, and the ratio of this
 // build to the revision's (median of the rounds, with their range); writes
 // bench/results/<date>-baseline.json. About 2 minutes (BENCH_ROUNDS, default 5).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { linkModules } from '../scripts/linked-modules.mjs';
 import { load, loadBytes } from './lib/load.mjs';
 import { machineInfo, machineLine } from './lib/machine.mjs';
+import { checkOutRevision, git, median } from './lib/revision.mjs';
 import { NESTOPS_HTTP, rpc, startServer, verify } from './lib/servers.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -28,35 +27,13 @@ const { writeCatalogue } = createRequire(import.meta.url)(
   './servers/many-operations.cjs',
 );
 const log = (...args) => console.error(...args);
-const git = (...args) =>
-  execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 
 const revision = process.argv[2] ?? 'HEAD~1';
-const commit = git('rev-parse', '--verify', `${revision}^{commit}`);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const OPERATIONS = 1000;
 const WARMUP = { duration: 2 };
 const MEASURED = { duration: 5 };
 const CONNECTIONS = 50;
-
-/** A worktree of `commit` whose libraries are built and resolvable. */
-function prepare() {
-  const dir = mkdtempSync(join(tmpdir(), 'nestops-baseline-'));
-  git('worktree', 'add', '--detach', dir, commit);
-  linkModules(ROOT, dir);
-  log(`baseline ${commit.slice(0, 7)}: building its libraries in ${dir}`);
-  execFileSync('npm', ['run', '--silent', 'build:libs'], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return dir;
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const LIST = {
   path: '/mcp',
@@ -90,7 +67,8 @@ async function measure(script, { env, request, check, bytes }) {
   }
 }
 
-const dir = prepare();
+const checkout = checkOutRevision(revision, log);
+const { commit, dir } = checkout;
 try {
   const catalogue = mkdtempSync(join(tmpdir(), 'bench-i18n-'));
   writeCatalogue(catalogue, OPERATIONS);
@@ -178,6 +156,5 @@ try {
   );
   console.log(`\nresults: ${relative(process.cwd(), file)}`);
 } finally {
-  git('worktree', 'remove', '--force', dir);
-  rmSync(dir, { recursive: true, force: true });
+  checkout.remove();
 }

@@ -1,28 +1,41 @@
 // What telemetry costs a `tools/call` (issue 25), in one run:
 //
-//   npm run bench:telemetry        (node bench/telemetry.mjs after build:libs)
+//   npm run bench:telemetry [-- <git revision>]   (node bench/telemetry.mjs)
 //
-// The one-operation app of nestops-http.cjs served four ways, each a fresh
-// process, in rotated order over the rounds (BENCH_ROUNDS, default 5):
-// `@opentelemetry/api` absent (unresolvable, as where it is not installed:
-// the baseline), installed with no SDK registered (tracing off), the SDK
+// The one-operation app of nestops-app.cjs four ways, each a fresh process,
+// in rotated order over the rounds: `@opentelemetry/api` absent
+// (unresolvable, as where it is not installed: the baseline of the
+// ratios), installed with no SDK registered (tracing off), the SDK
 // registered with exporters that drop everything (on), and on with an
 // audit sink that drops every event (bench/servers/otel-mode.cjs sets each
-// up). Each: 2 s of warm-up, 5 s at 50 connections (autocannon). Prints
-// the median requests/s and server CPU time per request of each, and the
-// median of the rounds' ratios to the baseline with their range; writes
-// bench/results/<date>-telemetry.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// up). Two sections (BENCH_ONLY=dispatch or http for one):
+//
+// - dispatch: `tools/call` through McpDispatcher in the process itself
+//   (telemetry-dispatch.cjs: 5,000 calls of warm-up, then 30,000 with 16 in
+//   flight), the process's CPU time per call: no HTTP and no load generator
+//   sharing the machine's two cores, so the steadiest figure. With a git
+//   revision (one from before telemetry, such as the main branch this was
+//   built on), that revision's build is a fifth row, checked out and built
+//   in a temporary worktree as bench/baseline.mjs does.
+// - http: POST /mcp (nestops-http.cjs), 2 s of warm-up then 5 s at 50
+//   connections (autocannon), req/s and the server's CPU per request.
+//
+// Prints the median of each mode and the median of the rounds' ratios to
+// "package absent" with their range; writes bench/results/<date>-telemetry.json.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { load } from './lib/load.mjs';
 import { machineInfo, machineLine } from './lib/machine.mjs';
+import { checkOutRevision, median } from './lib/revision.mjs';
 import { NESTOPS_HTTP, startServer, verify } from './lib/servers.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
-const SCRIPT = join(BENCH, 'servers', 'nestops-http.cjs');
-const PRELOAD = join(BENCH, 'servers', 'otel-mode.cjs');
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SERVERS = join(BENCH, 'servers');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ONLY = process.env.BENCH_ONLY?.split(',') ?? ['dispatch', 'http'];
 const WARMUP = { duration: 2 };
 const MEASURED = { duration: 5 };
 const CONNECTIONS = 50;
@@ -38,16 +51,35 @@ const MODES = [
   },
 ];
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+/** `revision` built in a worktree, with this bench's two servers copied in. */
+function prepareBaseline(revision) {
+  const checkout = checkOutRevision(revision, log);
+  for (const file of ['telemetry-dispatch.cjs', 'otel-mode.cjs']) {
+    copyFileSync(
+      join(SERVERS, file),
+      join(checkout.dir, 'bench', 'servers', file),
+    );
+  }
+  return checkout;
+}
 
-async function measure(mode) {
-  const running = await startServer(SCRIPT, {
-    env: { BENCH_OPS: '1', ...mode.env },
-    flags: ['-r', PRELOAD],
+async function dispatchSample(servers, env) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '-r',
+      join(servers, 'otel-mode.cjs'),
+      join(servers, 'telemetry-dispatch.cjs'),
+    ],
+    { env: { ...process.env, BENCH_OPS: '1', ...env } },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1));
+}
+
+async function httpSample(env) {
+  const running = await startServer(join(SERVERS, 'nestops-http.cjs'), {
+    env: { BENCH_OPS: '1', ...env },
+    flags: ['-r', join(SERVERS, 'otel-mode.cjs')],
   });
   try {
     const { request, check } = NESTOPS_HTTP;
@@ -59,7 +91,7 @@ async function measure(mode) {
       ...MEASURED,
     });
     if (result.errors || result.non2xx || result.timeouts)
-      throw new Error(`${mode.id}: errors under load`);
+      throw new Error(`${JSON.stringify(env)}: errors under load`);
     const cpuUs = ((await running.cpu()) - before) / result.requests;
     await verify(NESTOPS_HTTP, running.port, request, check);
     return { rps: result.rps, cpuUs };
@@ -68,55 +100,97 @@ async function measure(mode) {
   }
 }
 
-log(`bench telemetry: ${machineLine(machineInfo())}`);
-const samples = MODES.map(() => []);
-for (let round = 0; round < ROUNDS; round++) {
-  for (let k = 0; k < MODES.length; k++) {
-    const index = (k + round) % MODES.length;
-    const sample = await measure(MODES[index]);
-    samples[index][round] = sample;
-    log(
-      `round ${round + 1}/${ROUNDS} ${MODES[index].id.padEnd(34)} ${sample.rps.toFixed(0)} req/s, server CPU ${sample.cpuUs.toFixed(0)} µs/request`,
-    );
+/** Every row sampled once per round, in rotated order; their medians and ratios. */
+async function section(name, rows, sample, keys) {
+  const samples = rows.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < rows.length; k++) {
+      const index = (k + round) % rows.length;
+      const value = await sample(rows[index]);
+      samples[index][round] = value;
+      log(
+        `${name} round ${round + 1}/${ROUNDS} ${rows[index].id.padEnd(34)} ${keys.map((key) => `${key} ${value[key].toFixed(1)}`).join(', ')}`,
+      );
+    }
   }
+  const base = samples[rows.findIndex((row) => row.id === 'package absent')];
+  return rows.map((row, index) => {
+    const own = samples[index];
+    const result = { mode: row.id, rounds: own };
+    for (const key of keys) {
+      const ratios = own.map((s, i) => s[key] / base[i][key]);
+      result[key] = median(own.map((s) => s[key]));
+      result[`${key}Ratio`] = median(ratios);
+      result[`${key}Range`] = [Math.min(...ratios), Math.max(...ratios)];
+    }
+    return result;
+  });
 }
-const [base] = samples;
-const rows = MODES.map((mode, index) => {
-  const own = samples[index];
-  const ratios = own.map((s, i) => s.rps / base[i].rps);
-  const cpuRatios = own.map((s, i) => s.cpuUs / base[i].cpuUs);
-  return {
-    mode: mode.id,
-    rps: median(own.map((s) => s.rps)),
-    cpuUs: median(own.map((s) => s.cpuUs)),
-    rpsRatio: median(ratios),
-    rpsRatioRange: [Math.min(...ratios), Math.max(...ratios)],
-    cpuRatio: median(cpuRatios),
-    cpuRatioRange: [Math.min(...cpuRatios), Math.max(...cpuRatios)],
-    rounds: own,
-  };
-});
+
 const x = (n) => `${n.toFixed(3)}x`;
-console.log(
-  `\ntools/call (one operation), ${ROUNDS} rounds; ratios to "package absent", median of the rounds (range):\n`,
-);
-console.log(
-  '| telemetry | req/s | x absent (req/s) | server CPU µs/request | x absent (CPU) |',
-);
-console.log('|---|---:|---:|---:|---:|');
-for (const r of rows)
-  console.log(
-    `| ${r.mode} | ${r.rps.toFixed(0)} | ${x(r.rpsRatio)} (${x(r.rpsRatioRange[0])} to ${x(r.rpsRatioRange[1])}) | ${r.cpuUs.toFixed(0)} | ${x(r.cpuRatio)} (${x(r.cpuRatioRange[0])} to ${x(r.cpuRatioRange[1])}) |`,
-  );
+const cell = (row, key, digits = 0) =>
+  `${row[key].toFixed(digits)} | ${x(row[`${key}Ratio`])} (${x(row[`${key}Range`][0])} to ${x(row[`${key}Range`][1])})`;
+
+log(`bench telemetry: ${machineLine(machineInfo())}`);
+const revision = process.argv[2];
+const baseline =
+  revision && ONLY.includes('dispatch') ? prepareBaseline(revision) : undefined;
+const results = { machine: machineInfo(), rounds: ROUNDS };
+try {
+  if (ONLY.includes('dispatch')) {
+    const rows = [
+      ...MODES.map((mode) => ({ ...mode, servers: SERVERS })),
+      ...(baseline
+        ? [
+            {
+              id: `before telemetry (${baseline.commit.slice(0, 7)})`,
+              env: { BENCH_OTEL: 'absent' },
+              servers: join(baseline.dir, 'bench', 'servers'),
+            },
+          ]
+        : []),
+    ];
+    results.dispatch = await section(
+      'dispatch',
+      rows,
+      (row) => dispatchSample(row.servers, row.env),
+      ['cpuUs', 'wallUs'],
+    );
+    console.log(
+      `\ntools/call through McpDispatcher in process (30,000 calls, 16 in flight), ${ROUNDS} rounds; ratios to "package absent", median of the rounds (range):\n`,
+    );
+    console.log(
+      '| telemetry | CPU µs/call | x absent | wall µs/call | x absent |',
+    );
+    console.log('|---|---:|---:|---:|---:|');
+    for (const r of results.dispatch)
+      console.log(
+        `| ${r.mode} | ${cell(r, 'cpuUs', 1)} | ${cell(r, 'wallUs', 1)} |`,
+      );
+  }
+  if (ONLY.includes('http')) {
+    results.http = await section('http', MODES, (row) => httpSample(row.env), [
+      'rps',
+      'cpuUs',
+    ]);
+    console.log(
+      `\ntools/call over HTTP (POST /mcp, 50 connections), ${ROUNDS} rounds; ratios to "package absent", median of the rounds (range):\n`,
+    );
+    console.log(
+      '| telemetry | req/s | x absent | server CPU µs/request | x absent |',
+    );
+    console.log('|---|---:|---:|---:|---:|');
+    for (const r of results.http)
+      console.log(`| ${r.mode} | ${cell(r, 'rps')} | ${cell(r, 'cpuUs')} |`);
+  }
+} finally {
+  baseline?.remove();
+}
 const out = process.env.BENCH_OUT ?? join(BENCH, 'results');
 mkdirSync(out, { recursive: true });
 const file = join(
   out,
   `${new Date().toISOString().replace(/[:.]/g, '-')}-telemetry.json`,
 );
-writeFileSync(
-  file,
-  JSON.stringify({ machine: machineInfo(), rounds: ROUNDS, rows }, null, 2) +
-    '\n',
-);
+writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
 console.log(`\nresults: ${relative(process.cwd(), file)}`);
