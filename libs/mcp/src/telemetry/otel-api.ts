@@ -1,7 +1,7 @@
 import type * as OtelApi from '@opentelemetry/api';
 
 /** The optional peer spans and metrics are made with. */
-export const OTEL_API = '@opentelemetry/api';
+const OTEL_API = '@opentelemetry/api';
 
 /** The instrumentation scope of the spans and metrics. */
 const SCOPE = '@nestops/mcp';
@@ -15,7 +15,7 @@ export const DURATION_BUCKETS: readonly number[] = [
 ];
 
 /**
- * What calls are observed with: the API, the tracer when the app
+ * @internal What calls are observed with: the API, the tracer when the app
  * registered a tracer provider, the instruments when it registered a meter
  * provider.
  */
@@ -27,7 +27,7 @@ export interface OtelInstruments {
 }
 
 /**
- * The app's OpenTelemetry, looked up once: undefined where
+ * @internal The app's OpenTelemetry, looked up once: undefined where
  * `@opentelemetry/api` is not installed, or where the app registered
  * neither a tracer nor a meter provider (then nothing would record what
  * the library made, so it makes nothing). `load` is a `require` of the
