@@ -1,5 +1,15 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long a connection must have been idle before the drain closes it. */
+export const IDLE_BEFORE_CLOSE = 500;
+
+/** A connection's answers under way, and since when it has had none. */
+interface Use {
+  answers: number;
+  idleSince: number;
+}
 
 /**
  * Takes an HTTP server out of service without resetting anyone.
@@ -7,28 +17,29 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * `leave(delay, grace)`: for `delay` ms the server serves as before (only
  * `isLeaving()` turns true, for a readiness answer); then, right after a
  * turn of the event loop that accepted no connection, it stops accepting
- * connections, every response that has not started yet goes out
- * with `Connection: close` (a keep-alive connection ends after the answer
- * under way, and a request that comes in on one is still answered), and it
- * resolves once the last connection has closed. Connections still open
- * `grace` ms after the delay are destroyed.
+ * connections, every response that has not started yet goes out with
+ * `Connection: close` (a keep-alive connection ends after the answer under
+ * way, and a request that comes in on one is still answered), idle
+ * connections are closed between requests, and it resolves once the last
+ * connection has closed. Connections still open `grace` ms after the delay
+ * are destroyed.
  *
- * Idle connections are closed between requests only, by the server's
- * keep-alive timeout (`server.keepAliveTimeout`, 5 s by default), as they
- * are while it serves. Node's `server.close()` calls
- * `closeIdleConnections()`, which destroys at once every connection whose
- * parser sits between two messages, including one whose next request has
- * arrived but not been read yet (the event loop was busy with the
- * shutdown): the kernel answers the unread bytes with a reset, and the
- * client, or the proxy in front, sees `ECONNRESET`; and a proxy that picks
- * an idle connection just then gets no answer. So that call does nothing
- * here: a client that sends on its connection is answered (with
- * `Connection: close`), one that does not is closed when the keep-alive
- * timeout ends, and a proxy whose own idle timeout is shorter (as it should
- * be) closes its connections itself.
+ * Node's `server.close()` calls `closeIdleConnections()`, which destroys
+ * at once every connection whose parser sits between two messages,
+ * including one whose next request has arrived but not been read yet (the
+ * event loop was busy with the shutdown): the kernel answers the unread
+ * bytes with a reset, and the client, or the proxy in front, sees
+ * `ECONNRESET`. So here that call closes a connection (`end()`, no reset)
+ * only once no answer is under way on it, it has been idle for
+ * `IDLE_BEFORE_CLOSE` ms (a client that sends request after request is
+ * answered, with `Connection: close`, instead; a proxy reuses its most
+ * recent connections first), and the event loop has polled its sockets
+ * since: what had arrived is then read and parsed, and the connection no
+ * longer idle.
  */
 export class ConnectionDrain {
   private readonly pending = new Set<ServerResponse>();
+  private readonly uses = new Map<Socket, Use>();
   private draining = false;
   private leaving?: Promise<void>;
   private deadline?: NodeJS.Timeout;
@@ -37,9 +48,13 @@ export class ConnectionDrain {
     private readonly server: Server,
     private readonly closing: () => boolean,
   ) {
-    server.prependListener('request', (_req, res) => this.track(res));
+    server.prependListener('request', (req, res) => this.track(req, res));
+    server.on('connection', (socket: Socket) => {
+      this.uses.set(socket, { answers: 0, idleSince: performance.now() });
+      socket.once('close', () => this.uses.delete(socket));
+    });
     server.on('close', () => clearTimeout(this.deadline));
-    server.closeIdleConnections = () => undefined;
+    server.closeIdleConnections = () => this.closeIdle();
   }
 
   /** Whether `leave` was called: the server is leaving, or has left. */
@@ -87,12 +102,47 @@ export class ConnectionDrain {
     await new Promise<unknown>((closed) => this.server.close(closed));
   }
 
-  private track(res: ServerResponse<IncomingMessage>): void {
+  private track(req: IncomingMessage, res: ServerResponse): void {
     if (this.isDraining()) {
       closeAfter(res);
     }
     this.pending.add(res);
-    res.once('close', () => this.pending.delete(res));
+    const use = this.uses.get(req.socket as Socket);
+    if (use) {
+      use.answers += 1;
+    }
+    res.once('close', () => {
+      this.pending.delete(res);
+      if (use) {
+        use.answers -= 1;
+        use.idleSince = performance.now();
+      }
+    });
+  }
+
+  /** Closes each idle connection between requests (see the class). */
+  private closeIdle(): void {
+    for (const [socket, use] of this.uses) {
+      this.closeWhenIdle(socket, use);
+    }
+  }
+
+  private closeWhenIdle(socket: Socket, use: Use): void {
+    if (use.answers > 0 || !this.uses.has(socket)) {
+      return; // closes after its answer (`Connection: close`), or closed
+    }
+    const wait = use.idleSince + IDLE_BEFORE_CLOSE - performance.now();
+    if (wait > 0) {
+      setTimeout(() => this.closeWhenIdle(socket, use), wait).unref();
+      return;
+    }
+    afterNextPoll(() => {
+      if (use.answers === 0 && socket.readableLength === 0) {
+        socket.end();
+      } else {
+        this.closeWhenIdle(socket, use);
+      }
+    });
   }
 }
 
@@ -100,6 +150,15 @@ function closeAfter(res: ServerResponse): void {
   if (!res.headersSent) {
     res.setHeader('Connection', 'close');
   }
+}
+
+/**
+ * Runs `task` after the event loop's next poll for I/O: an immediate
+ * scheduled from an immediate runs in the next turn of the loop, after its
+ * poll phase.
+ */
+function afterNextPoll(task: () => void): void {
+  setImmediate(() => setImmediate(task));
 }
 
 /**
