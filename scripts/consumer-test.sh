@@ -30,8 +30,8 @@
 #    - a graceful shutdown (scripts/consumer/shutdown.mjs): the quick start
 #      under a root module with a slow tool and a slow onModuleDestroy
 #      (scripts/consumer/shutdown-main.ts, with `enableShutdownHooks()`) gets
-#      SIGTERM with a call under way: the call is answered, a request while
-#      the root module closes is refused with 503 and none after is served,
+#      SIGTERM with a call under way: the call is answered, the server takes
+#      no connection once the root module closes its resources,
 #      McpModule warns of no lifecycle fallback, and the process exits 0
 #      within the grace period (on Nest 11.1.4, which has no
 #      `useProcessExit`, it ends with the SIGTERM Nest raises again once

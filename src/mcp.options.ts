@@ -3,6 +3,9 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 
 /**
  * The sample's MCP options, from its environment:
+ * - `SHUTDOWN_DRAIN_DELAY=<ms>`: on a shutdown signal, how long `GET /ready`
+ *   answers `503` while the app serves on, before it stops taking
+ *   connections (default 0);
  * - `MCP_TOOL_LIST_PER_CALLER=true`: `tools/list` shows each caller the
  *   tools its permissions reach;
  * - `MCP_AUDIT=true`: an audit event of every tool call, one JSON line on
@@ -22,6 +25,11 @@ export function mcpOptions(
   const options: McpModuleOptions = {
     instructions: 'Order desk',
     authGuard: ApiKeyGuard,
+    readinessPath: '/ready',
+    shutdownDrainDelay:
+      env.SHUTDOWN_DRAIN_DELAY === undefined
+        ? undefined
+        : Number(env.SHUTDOWN_DRAIN_DELAY),
     toolListPerCaller: env.MCP_TOOL_LIST_PER_CALLER === 'true',
     ...(env.MCP_AUDIT === 'true' ? { telemetry: { audit: true } } : {}),
   };

@@ -1,6 +1,7 @@
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import {
+  FIXTURE_DRAIN_MS,
   FIXTURE_GRACE_MS,
   ShutdownGraceModule,
   ShutdownHold,
@@ -10,7 +11,12 @@ import { KeepAliveLoad, type WriteOutcome } from './support/keep-alive-load';
 import { sqliteDriver } from '../src/database/database.options';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { withClient } from './support/pg-schema';
-import { JSON_TYPE, rpcRequest, sendExact } from './support/mcp-http';
+import {
+  JSON_TYPE,
+  type McpReply,
+  rpcRequest,
+  sendExact,
+} from './support/mcp-http';
 import { envWith, sampleEnv } from './support/sample-app';
 import {
   ensureSampleBuilt,
@@ -61,38 +67,73 @@ const databases: Database[] = DATABASES.filter((db) => db.enabled).map(
   (db) => db.database,
 );
 
+/** The sample's drain delay in this test (`SHUTDOWN_DRAIN_DELAY`). */
+const DRAIN_MS = 3_000;
+
+/** GET /ready on a connection of its own. */
+async function readiness(baseUrl: string): Promise<McpReply> {
+  return sendExact(baseUrl, {
+    method: 'GET',
+    path: '/ready',
+    headers: {},
+    agent: new Agent({ keepAlive: false }),
+  });
+}
+
 describe('npm start under load, then SIGTERM', () => {
   beforeAll(() => ensureSampleBuilt(), 120_000);
 
   skipUnlessEnabled(DATABASES[1]);
 
   it.each(databases)(
-    'on %s: refuses new work at once, finishes what is under way, exits 0 within the grace period',
+    'on %s: /ready answers 503 at once while the work goes on being answered; once the load stops, every request was answered, with no connection error, and the process exits 0',
     async (database) => {
       const own = await sampleEnv(database);
       onTestFinished(() => own.dispose());
-      const env = envWith(own.vars);
+      const env = {
+        ...envWith(own.vars),
+        SHUTDOWN_DRAIN_DELAY: String(DRAIN_MS),
+      };
       const tenant = 'acme';
       const sample = await startSampleProcess(env);
+      expect((await readiness(sample.baseUrl)).status).toBe(200);
       const load = new KeepAliveLoad({
         baseUrl: sample.baseUrl,
         tenant,
         clients: CLIENTS,
       });
       let exit: Exit | 'still running';
-      let signalledAt: number;
+      let notReady: McpReply;
+      let notReadyAt: number;
       try {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        signalledAt = performance.now();
+        // Every client on a connection of its own, accepted and answered.
+        await until(() => load.answeredClients === CLIENTS, 60_000);
         sample.child.kill('SIGTERM');
+        // What a load balancer does: it sees the instance not ready and
+        // sends it no more work.
+        do {
+          notReady = await readiness(sample.baseUrl);
+        } while (notReady.status === 200);
+        notReadyAt = performance.now();
+        // ... while the work it was sent meanwhile is still answered.
+        await until(
+          () => load.outcomes.some((o) => o.sentAt > notReadyAt),
+          DRAIN_MS,
+        );
+      } finally {
+        await load.stop();
+      }
+      try {
         exit = await Promise.race([
           sample.exited,
           new Promise<'still running'>((resolve) =>
-            setTimeout(() => resolve('still running'), GRACE_MS + 1_000),
+            setTimeout(
+              () => resolve('still running'),
+              DRAIN_MS + GRACE_MS + 1_000,
+            ),
           ),
         ]);
       } finally {
-        await load.stop();
         if (
           sample.child.exitCode === null &&
           sample.child.signalCode === null
@@ -102,38 +143,30 @@ describe('npm start under load, then SIGTERM', () => {
       }
       const outcomes = load.outcomes;
       const acknowledged = outcomes.filter((o) => o.orderId !== undefined);
-      const refused = outcomes.filter((o) => o.status === 503);
-      const firstRefusal = Math.min(...refused.map((o) => o.doneAt));
-      const exitMs =
-        exit === 'still running' ? undefined : exit.at - signalledAt;
+      const afterNotReady = acknowledged.filter((o) => o.sentAt > notReadyAt);
+      const errors = outcomes.filter((o) => o.error !== undefined);
       console.log(
-        `shutdown on ${database}: exit ${JSON.stringify(exit)} after ${exitMs?.toFixed(0)} ms; ` +
-          `${acknowledged.length} writes acknowledged, ${refused.length} refused (503), ` +
-          `${outcomes.filter((o) => o.error).length} connection errors`,
+        `shutdown on ${database}: exit ${JSON.stringify(exit)}; ` +
+          `${acknowledged.length} of ${outcomes.length} writes acknowledged ` +
+          `(${afterNotReady.length} sent once /ready answered 503), ` +
+          `${errors.length} connection errors`,
       );
 
+      expect(notReady.status).toBe(503);
+      expect(notReady.json()).toEqual({ status: 'leaving' });
       expect(exit, sample.output()).not.toBe('still running');
       expect(exit).toMatchObject({ code: 0, signal: null });
-      expect(exitMs).toBeLessThanOrEqual(GRACE_MS + 1_000);
-      expect(acknowledged.length).toBeGreaterThan(0);
-
-      const late = acknowledged.filter((o) => o.sentAt > firstRefusal);
-      expect(late.map(describeOutcome)).toEqual([]);
-      for (const answer of refused) {
-        expect(answer.headers?.connection).toBe('close');
-        expect(answer.headers?.['retry-after']).toBeTruthy();
-      }
-      const unexpected = outcomes.filter(
-        (o) =>
-          o.error === undefined && o.status !== 503 && o.orderId === undefined,
-      );
-      expect(unexpected.map(describeOutcome)).toEqual([]);
+      expect(errors.map(describeOutcome)).toEqual([]);
+      expect(
+        outcomes.filter((o) => o.orderId === undefined).map(describeOutcome),
+      ).toEqual([]);
+      expect(afterNotReady.length).toBeGreaterThan(0);
 
       const stored = await storedIds(database, env, tenant);
       const lost = acknowledged.filter((o) => !stored.has(o.orderId as number));
       expect(lost.map(describeOutcome)).toEqual([]);
     },
-    GRACE_MS + 20_000,
+    DRAIN_MS + GRACE_MS + 90_000,
   );
 });
 
@@ -141,8 +174,8 @@ function describeOutcome(outcome: WriteOutcome): string {
   return `${outcome.kind} ${outcome.status ?? outcome.error} sent ${outcome.sentAt.toFixed(1)} done ${outcome.doneAt.toFixed(1)}`;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = performance.now() + 5_000;
+async function until(condition: () => boolean, timeout = 5_000): Promise<void> {
+  const deadline = performance.now() + timeout;
   while (!condition()) {
     if (performance.now() > deadline) {
       throw new Error('Timed out waiting.');
@@ -151,13 +184,22 @@ async function until(condition: () => boolean): Promise<void> {
   }
 }
 
-describe('McpModule shutdownGracePeriod, fixture app', () => {
-  it('from shutdown on, /mcp answers 503 with Retry-After and Connection: close; a call still running at the end of the grace period is cut off', async () => {
+describe('McpModule shutdownDrainDelay and shutdownGracePeriod, fixture app', () => {
+  it('on close: /ready answers 503 while /mcp serves on; after the delay every request sent on an open connection is answered with Connection: close, no connection is taken, and a call still running when the grace period ends is cut off', async () => {
     const { app, baseUrl } = await startApp(ShutdownGraceModule);
     const stuck = app.get(StuckCalls);
     const hold = app.get(ShutdownHold);
     const agent = new Agent({ keepAlive: true });
+    const pinger = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ping = (via: Agent) =>
+      sendExact(baseUrl, {
+        headers: JSON_TYPE,
+        body: JSON.stringify(rpcRequest(2, 'ping')),
+        agent: via,
+      });
     try {
+      const ready = await readiness(baseUrl);
+      await ping(pinger);
       const call = sendExact(baseUrl, {
         headers: JSON_TYPE,
         body: JSON.stringify(
@@ -167,32 +209,44 @@ describe('McpModule shutdownGracePeriod, fixture app', () => {
       }).catch((error: unknown) => error);
       await until(() => stuck.started === 1);
 
-      const closeStarted = performance.now();
       const closing = app.close();
+      const leaving = await readiness(baseUrl);
+      const during = await ping(pinger);
+      const drained: McpReply[] = [];
+      do {
+        drained.push(await ping(pinger));
+      } while (drained.at(-1)?.header('connection') !== 'close');
+      const fresh = await ping(new Agent()).catch((error: unknown) => error);
       await until(() => hold.reached);
-      const refused = await sendExact(baseUrl, {
-        headers: JSON_TYPE,
-        body: JSON.stringify(rpcRequest(2, 'ping')),
-        agent,
-      });
       hold.letGo();
       const closed = await Promise.race([
-        closing.then(() => performance.now() - closeStarted),
+        closing.then(() => 'closed'),
         new Promise<'still closing'>((resolve) =>
-          setTimeout(() => resolve('still closing'), FIXTURE_GRACE_MS + 3_000),
+          setTimeout(
+            () => resolve('still closing'),
+            FIXTURE_DRAIN_MS + FIXTURE_GRACE_MS + 3_000,
+          ),
         ),
       ]);
 
-      expect(refused.status).toBe(503);
-      expect(refused.header('retry-after')).toBe('1');
-      expect(refused.header('connection')).toBe('close');
-      expect(closed).not.toBe('still closing');
-      expect(closed).toBeGreaterThanOrEqual(FIXTURE_GRACE_MS - 50);
+      expect(ready.status).toBe(200);
+      expect(ready.json()).toEqual({ status: 'ready' });
+      expect(leaving.status).toBe(503);
+      expect(leaving.json()).toEqual({ status: 'leaving' });
+      expect(leaving.header('retry-after')).toBe('1');
+      expect(during.status).toBe(200);
+      expect(during.header('connection')).toBe('keep-alive');
+      expect(drained.map((reply) => reply.status)).toEqual(
+        drained.map(() => 200),
+      );
+      expect(String(fresh)).toMatch(/ECONNREFUSED/);
+      expect(closed).toBe('closed');
       expect(await call).toBeInstanceOf(Error);
     } finally {
       hold.letGo();
       stuck.releaseAll();
       agent.destroy();
+      pinger.destroy();
     }
   });
 });

@@ -27,6 +27,8 @@ export interface LoadOptions {
  */
 export class KeepAliveLoad {
   readonly outcomes: WriteOutcome[] = [];
+  /** How many clients have had an answer (each on its own connection). */
+  answeredClients = 0;
   private readonly agent: Agent;
   private stopped = false;
   private readonly loops: Promise<void>[];
@@ -47,9 +49,14 @@ export class KeepAliveLoad {
   }
 
   private async loop(kind: WriteKind): Promise<void> {
+    let answered = false;
     while (!this.stopped) {
       const outcome = await this.send(kind);
       this.outcomes.push(outcome);
+      if (!answered && outcome.status !== undefined) {
+        answered = true;
+        this.answeredClients += 1;
+      }
       if (outcome.error !== undefined) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

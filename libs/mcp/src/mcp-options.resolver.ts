@@ -19,6 +19,8 @@ import {
 
 /** `shutdownGracePeriod` when not set: 10 seconds. */
 export const DEFAULT_SHUTDOWN_GRACE_PERIOD = 10_000;
+/** A URL path as `path` and `readinessPath` take it. */
+const URL_PATH = /^\/[A-Za-z0-9._~/-]*$/;
 /** The longest delay Node's timers take. */
 const MAX_TIMER_DELAY = 2_147_483_647;
 
@@ -34,6 +36,8 @@ export interface McpSettings {
   readonly timeout?: number;
   readonly authGuard?: Type<CanActivate>;
   readonly shutdownGracePeriod: number;
+  readonly shutdownDrainDelay: number;
+  readonly readinessPath?: string;
   readonly inputLimits: InputLimits;
   /** `ttlMs` of cacheable 2026 results; undefined: `DEFAULT_CACHE_TTL`. */
   readonly cacheTtl?: number;
@@ -80,7 +84,7 @@ export function resolveMcpOptions(
     problems.push('instructions must be a string');
   }
   const path = options.path ?? DEFAULT_MCP_PATH;
-  if (typeof path !== 'string' || !/^\/[A-Za-z0-9._~/-]*$/.test(path)) {
+  if (typeof path !== 'string' || !URL_PATH.test(path)) {
     problems.push(
       `path must be a URL path starting with '/' (got ${JSON.stringify(path)})`,
     );
@@ -139,16 +143,30 @@ export function resolveMcpOptions(
   }
   positive('maxBodySize', true);
   positive('timeout', false);
-  const grace = options.shutdownGracePeriod;
+  const delay = (key: 'shutdownGracePeriod' | 'shutdownDrainDelay') => {
+    const value = options[key];
+    if (
+      value !== undefined &&
+      (typeof value !== 'number' ||
+        !Number.isInteger(value) ||
+        value < 0 ||
+        value > MAX_TIMER_DELAY)
+    ) {
+      problems.push(
+        `${key} must be a whole number of milliseconds from 0 to ${MAX_TIMER_DELAY}`,
+      );
+    }
+    return value;
+  };
+  const grace = delay('shutdownGracePeriod');
+  const drainDelay = delay('shutdownDrainDelay');
+  const ready = options.readinessPath;
   if (
-    grace !== undefined &&
-    (typeof grace !== 'number' ||
-      !Number.isInteger(grace) ||
-      grace < 0 ||
-      grace > MAX_TIMER_DELAY)
+    ready !== undefined &&
+    (typeof ready !== 'string' || !URL_PATH.test(ready) || ready === path)
   ) {
     problems.push(
-      `shutdownGracePeriod must be a whole number of milliseconds from 0 to ${MAX_TIMER_DELAY}`,
+      `readinessPath must be a URL path starting with '/', other than path (got ${JSON.stringify(ready)})`,
     );
   }
   const ttl = options.cacheTtl;
@@ -187,6 +205,8 @@ export function resolveMcpOptions(
     timeout: options.timeout,
     authGuard,
     shutdownGracePeriod: grace ?? DEFAULT_SHUTDOWN_GRACE_PERIOD,
+    shutdownDrainDelay: drainDelay ?? 0,
+    readinessPath: ready,
     inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
     cacheTtl: ttl,
     oauth,

@@ -129,7 +129,7 @@ describe('callOnShutdown', () => {
 
   it.each(['12.0.0', '12.5.1', '13.0.0', undefined])(
     "on @nestjs/core %s: calls back from the HTTP adapter's beforeClose(), before the adapter's own",
-    (version) => {
+    async (version) => {
       const calls: string[] = [];
       const adapter = {
         beforeClose(this: unknown) {
@@ -142,13 +142,51 @@ describe('callOnShutdown', () => {
         callOnShutdown(
           container(),
           hostOf(adapter),
-          () => calls.push('listener'),
+          () => void calls.push('listener'),
           version,
         ),
       ).toBe(undefined);
       expect(calls).toEqual([]);
-      expect(adapter.beforeClose()).toBe('done');
+      await expect(adapter.beforeClose()).resolves.toBe('done');
       expect(calls).toEqual(['listener', 'own']);
+    },
+  );
+
+  it.each(['12.5.1', '11.2.10'])(
+    'on @nestjs/core %s: the shutdown waits for the promise the listener returns',
+    async (version) => {
+      const calls: string[] = [];
+      const rootRef = {
+        async onModuleDestroy() {
+          calls.push('own');
+        },
+      };
+      const adapter = {
+        beforeClose() {
+          calls.push('own');
+        },
+      };
+      let release = () => undefined as void;
+      const listener = () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }).then(() => {
+          calls.push('listener done');
+        });
+      callOnShutdown(
+        container(moduleOf(1, new Map([[ModuleRef, wrapperOf(rootRef)]]))),
+        hostOf(adapter),
+        listener,
+        version,
+      );
+      const closing = version.startsWith('12')
+        ? adapter.beforeClose()
+        : rootRef.onModuleDestroy();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(calls).toEqual([]);
+      release();
+      await closing;
+      expect(calls).toEqual(['listener done', 'own']);
     },
   );
 
@@ -186,7 +224,7 @@ describe('callOnShutdown', () => {
         callOnShutdown(
           modules,
           hostOf(adapter),
-          () => calls.push('listener'),
+          () => void calls.push('listener'),
           version,
         ),
       ).toBe(undefined);

@@ -95,12 +95,13 @@ function majorOf(version: string | undefined): number | undefined {
  * Calls `listener` when the application begins to shut down, before any
  * other module's `onModuleDestroy` hook can close what a request under way
  * uses: on Nest 12 from the HTTP adapter's `beforeClose()`, on Nest 11
- * from the root module's `ModuleRef` (see the file's comment).
+ * from the root module's `ModuleRef` (see the file's comment). The
+ * shutdown waits for the promise it returns.
  */
 export function callOnShutdown(
   modules: ModulesContainer,
   adapterHost: HttpAdapterHost,
-  listener: () => void,
+  listener: () => Promise<void> | void,
   version = installedNestCore(),
 ): string | undefined {
   const major = majorOf(version);
@@ -111,8 +112,8 @@ export function callOnShutdown(
     if (!adapter || typeof own !== 'function') {
       return 'no beforeClose() on the HTTP adapter (AbstractHttpAdapter.beforeClose)';
     }
-    adapter.beforeClose = function (this: unknown, ...args: unknown[]) {
-      listener();
+    adapter.beforeClose = async function (this: unknown, ...args: unknown[]) {
+      await listener();
       return own.apply(this, args);
     };
     return undefined;
@@ -128,7 +129,7 @@ export function callOnShutdown(
   }
   const own = moduleRef.onModuleDestroy;
   moduleRef.onModuleDestroy = async function (this: unknown) {
-    listener();
+    await listener();
     await own?.call(this);
   };
   return undefined;

@@ -6,7 +6,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { ConnectionDrain } from './connection-drain.js';
 
 /** A server whose responses the test ends itself, one at a time. */
@@ -24,6 +24,7 @@ async function heldServer(closing: () => boolean = () => false) {
   return {
     drain,
     held,
+    port,
     /** A GET on the keep-alive agent; resolves with the answer's headers. */
     request(): Promise<IncomingHttpHeaders> {
       return new Promise((resolve, reject) => {
@@ -101,4 +102,119 @@ describe('ConnectionDrain', () => {
       await server.close();
     }
   });
+
+  it('answers a request that arrived on an idle keep-alive connection just as server.close() runs, and does not reset it', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      socket.write(GET);
+      expect(await reader.next()).toMatch(
+        /^HTTP\/1.1 200 OK\r\n[^]*keep-alive/i,
+      );
+      // The next request's bytes reach the server's socket in the same turn
+      // as server.close() (which Nest calls too): the server has not read
+      // them yet.
+      socket.write(GET);
+      drain.begin(60_000);
+      const closed = new Promise((resolve) => server.close(resolve));
+      const second = await reader.next();
+      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+      expect(second).toMatch(/\r\nConnection: close\r\n/i);
+      expect(await reader.ended).toBe('end');
+      await closed;
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it('closes an idle keep-alive connection between requests once draining, with no reset', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      socket.write(GET);
+      await reader.next();
+      await drain.leave(0, 60_000);
+      expect(await reader.ended).toBe('end');
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it('serves on through the drain delay, then stops taking connections', async () => {
+    const server = await heldServer();
+    try {
+      const left = server.drain.leave(50, 60_000);
+      expect(server.drain.isLeaving()).toBe(true);
+      expect(server.drain.isDraining()).toBe(false);
+      const answer = server.request();
+      await server.holding(1);
+      server.held[0].end('ok');
+      expect((await answer).connection).toBe('keep-alive');
+      await left;
+      expect(server.drain.isDraining()).toBe(true);
+      const refused = connect(server.port, '127.0.0.1');
+      await expect(
+        new Promise((resolve, reject) =>
+          refused.once('connect', resolve).once('error', reject),
+        ),
+      ).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+const GET = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+
+/** A server answering `ok` at once, and a raw connection to it. */
+async function rawConnection() {
+  const server = createServer((_req, res) => res.end('ok'));
+  const drain = new ConnectionDrain(server, () => false);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const socket = connect(port, '127.0.0.1');
+  return { server, drain, socket, reader: readerOf(socket) };
+}
+
+/** The answers on a raw socket, one `next()` each, and how the socket ended. */
+function readerOf(socket: Socket) {
+  let text = '';
+  let wake = () => undefined as void;
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    text += chunk;
+    wake();
+  });
+  const ended = new Promise<string>((resolve) => {
+    socket.on('end', () => resolve('end'));
+    socket.on('error', (error) => resolve(error.message));
+  });
+  return {
+    ended,
+    /** The next whole answer (a body of `ok`). */
+    async next(): Promise<string> {
+      for (;;) {
+        const end = text.indexOf('\r\n\r\nok');
+        if (end >= 0) {
+          const answer = text.slice(0, end + 6);
+          text = text.slice(end + 6);
+          return answer;
+        }
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            wake = resolve;
+          }),
+          ended,
+        ]);
+        if (text.indexOf('\r\n\r\nok') < 0 && (await isSettled(ended))) {
+          throw new Error(`The connection ended: ${await ended}`);
+        }
+      }
+    },
+  };
+}
+
+async function isSettled(promise: Promise<unknown>): Promise<boolean> {
+  const pending = Symbol('pending');
+  return (await Promise.race([promise, pending])) !== pending;
+}

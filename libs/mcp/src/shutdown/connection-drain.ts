@@ -1,30 +1,79 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long a connection must have been idle before the drain closes it. */
+export const IDLE_BEFORE_CLOSE = 500;
+
+/** A connection's answers under way, and since when it has had none. */
+interface Use {
+  answers: number;
+  idleSince: number;
+}
 
 /**
- * Bounds the shutdown of an HTTP server's keep-alive connections. Once
- * draining (or once `closing()` says so), every response that has not
- * started yet goes out with `Connection: close`, so a busy keep-alive
- * connection ends after the answer under way instead of taking request
- * after request; idle ones are closed by `server.close()` (Node 19 and
- * later), which stops accepting connections. Connections still open when the
- * grace period ends are destroyed, so `server.close()` can complete.
+ * Takes an HTTP server out of service without resetting anyone.
+ *
+ * `leave(delay, grace)`: for `delay` ms the server serves as before (only
+ * `isLeaving()` turns true, for a readiness answer); then, right after a
+ * turn of the event loop that accepted no connection, it stops accepting
+ * connections, every response that has not started yet goes out with
+ * `Connection: close` (a keep-alive connection ends after the answer under
+ * way, and a request that comes in on one is still answered), idle
+ * connections are closed between requests, and it resolves once the last
+ * connection has closed. Connections still open `grace` ms after the delay
+ * are destroyed.
+ *
+ * Node's `server.close()` calls `closeIdleConnections()`, which destroys
+ * at once every connection whose parser sits between two messages,
+ * including one whose next request has arrived but not been read yet (the
+ * event loop was busy with the shutdown): the kernel answers the unread
+ * bytes with a reset, and the client, or the proxy in front, sees
+ * `ECONNRESET`. So here that call closes a connection (`end()`, no reset)
+ * only once no answer is under way on it, it has been idle for
+ * `IDLE_BEFORE_CLOSE` ms (a client that sends request after request is
+ * answered, with `Connection: close`, instead; a proxy reuses its most
+ * recent connections first), and the event loop has polled its sockets
+ * since: what had arrived is then read and parsed, and the connection no
+ * longer idle.
  */
 export class ConnectionDrain {
   private readonly pending = new Set<ServerResponse>();
+  private readonly uses = new Map<Socket, Use>();
   private draining = false;
+  private leaving?: Promise<void>;
   private deadline?: NodeJS.Timeout;
 
   constructor(
     private readonly server: Server,
     private readonly closing: () => boolean,
   ) {
-    server.prependListener('request', (_req, res) => this.track(res));
+    server.prependListener('request', (req, res) => this.track(req, res));
+    server.on('connection', (socket: Socket) => {
+      this.uses.set(socket, { answers: 0, idleSince: performance.now() });
+      socket.once('close', () => this.uses.delete(socket));
+    });
     server.on('close', () => clearTimeout(this.deadline));
+    server.closeIdleConnections = () => this.closeIdle();
   }
 
-  /** Whether `begin` was called or the app is closing. */
+  /** Whether `leave` was called: the server is leaving, or has left. */
+  isLeaving(): boolean {
+    return this.leaving !== undefined;
+  }
+
+  /** Whether connections are being drained, or the app is closing. */
   isDraining(): boolean {
     return this.draining || this.closing();
+  }
+
+  /**
+   * Serves on for `delay` ms, then drains (see the class); resolves once the
+   * server is closed. Later calls return the first call's promise.
+   */
+  leave(delay: number, grace: number): Promise<void> {
+    this.leaving ??= this.drainAfter(delay, grace);
+    return this.leaving;
   }
 
   /** Starts draining; after `gracePeriod` ms, drops the connections left. */
@@ -41,12 +90,59 @@ export class ConnectionDrain {
     this.deadline.unref();
   }
 
-  private track(res: ServerResponse<IncomingMessage>): void {
+  private async drainAfter(delay: number, grace: number): Promise<void> {
+    if (delay > 0) {
+      await sleep(delay);
+    }
+    if (this.server.listening) {
+      await acceptQueueEmpty(this.server, grace);
+    }
+    this.begin(grace);
+    // Resolves once no connection is left (not listening: at once).
+    await new Promise<unknown>((closed) => this.server.close(closed));
+  }
+
+  private track(req: IncomingMessage, res: ServerResponse): void {
     if (this.isDraining()) {
       closeAfter(res);
     }
     this.pending.add(res);
-    res.once('close', () => this.pending.delete(res));
+    const use = this.uses.get(req.socket as Socket);
+    if (use) {
+      use.answers += 1;
+    }
+    res.once('close', () => {
+      this.pending.delete(res);
+      if (use) {
+        use.answers -= 1;
+        use.idleSince = performance.now();
+      }
+    });
+  }
+
+  /** Closes each idle connection between requests (see the class). */
+  private closeIdle(): void {
+    for (const [socket, use] of this.uses) {
+      this.closeWhenIdle(socket, use);
+    }
+  }
+
+  private closeWhenIdle(socket: Socket, use: Use): void {
+    if (use.answers > 0 || !this.uses.has(socket)) {
+      return; // closes after its answer (`Connection: close`), or closed
+    }
+    const wait = use.idleSince + IDLE_BEFORE_CLOSE - performance.now();
+    if (wait > 0) {
+      setTimeout(() => this.closeWhenIdle(socket, use), wait).unref();
+      return;
+    }
+    afterNextPoll(() => {
+      if (use.answers === 0 && socket.readableLength === 0) {
+        socket.end();
+      } else {
+        this.closeWhenIdle(socket, use);
+      }
+    });
   }
 }
 
@@ -54,4 +150,42 @@ function closeAfter(res: ServerResponse): void {
   if (!res.headersSent) {
     res.setHeader('Connection', 'close');
   }
+}
+
+/**
+ * Runs `task` after the event loop's next poll for I/O: an immediate
+ * scheduled from an immediate runs in the next turn of the loop, after its
+ * poll phase.
+ */
+function afterNextPoll(task: () => void): void {
+  setImmediate(() => setImmediate(task));
+}
+
+/**
+ * Resolves right after a turn of the event loop in which the server
+ * accepted no connection (or after `bound` ms). Node takes one connection
+ * off the kernel's accept queue per turn, and closing the listening socket
+ * resets every connection still queued, whose client may have sent its
+ * request already; a turn that accepted nothing had none queued.
+ */
+function acceptQueueEmpty(server: Server, bound: number): Promise<void> {
+  return new Promise((resolve) => {
+    let accepted = false;
+    const onConnection = (): void => {
+      accepted = true;
+    };
+    const done = (): void => {
+      clearTimeout(timer);
+      server.off('connection', onConnection);
+      resolve();
+    };
+    const timer = setTimeout(done, bound);
+    server.on('connection', onConnection);
+    // An immediate set from an immediate runs after the next poll for I/O.
+    const nextTurn = (): void => {
+      accepted = false;
+      setImmediate(() => (accepted ? nextTurn() : done()));
+    };
+    setImmediate(nextTurn);
+  });
 }

@@ -49,6 +49,9 @@ interface ExpressLike {
   all(path: string, handler: Handler): void;
 }
 
+/** Readiness answers are never cached. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
 /** How long clients and caches may keep the protected resource metadata. */
 const METADATA_CACHE_CONTROL = 'public, max-age=3600';
 
@@ -81,8 +84,10 @@ export class McpHttpTransport
   private serving = false;
   /** Whether the end of the app's bootstrap is signalled (else McpModule's own stands in). */
   private awaitsApp = false;
-  /** From the moment the app begins to shut down. */
+  /** From the moment the app begins to shut down (after the drain). */
   private shuttingDown = false;
+  /** The instance's leaving: the drain delay, then the drain. */
+  private leaving?: Promise<void>;
   private authenticator = new OuterAuthenticator(undefined, '', this.handle);
   /** Ends the HTTP server's connections within the grace period on shutdown. */
   private drain?: ConnectionDrain;
@@ -140,6 +145,9 @@ export class McpHttpTransport
     if (oauth) {
       this.serveMetadata(app, oauth);
     }
+    if (this.settings.readinessPath) {
+      app.get(this.settings.readinessPath, (_req, res) => this.readiness(res));
+    }
     app.post(path, (req, res, next) => {
       this.handle(req, res).catch(next);
     });
@@ -159,13 +167,28 @@ export class McpHttpTransport
     this.serving ||= !this.awaitsApp;
   }
 
-  onModuleDestroy(): void {
-    this.shuttingDown = true;
+  onModuleDestroy(): Promise<void> {
+    return this.leave();
   }
 
-  beforeApplicationShutdown(): void {
-    this.shuttingDown = true;
-    this.drain?.begin(this.settings.shutdownGracePeriod);
+  beforeApplicationShutdown(): Promise<void> {
+    return this.leave();
+  }
+
+  /**
+   * Not ready from now on; serves on for `shutdownDrainDelay`, then drains
+   * the HTTP server's connections (within `shutdownGracePeriod`), and only
+   * then refuses.
+   */
+  private leave(): Promise<void> {
+    const { shutdownDrainDelay, shutdownGracePeriod } = this.settings;
+    this.leaving ??= (
+      this.drain?.leave(shutdownDrainDelay, shutdownGracePeriod) ??
+      Promise.resolve()
+    ).then(() => {
+      this.shuttingDown = true;
+    });
+    return this.leaving;
   }
 
   /**
@@ -185,9 +208,7 @@ export class McpHttpTransport
     const shutdown = callOnShutdown(
       this.modules,
       this.adapterHost,
-      () => {
-        this.shuttingDown = true;
-      },
+      () => this.leave(),
       nest,
     );
     if (shutdown !== undefined) {
@@ -298,6 +319,19 @@ export class McpHttpTransport
   /** Serving from the end of the app's bootstrap until its shutdown begins. */
   private isReady(): boolean {
     return this.serving && !this.shuttingDown;
+  }
+
+  /** `200` while serving and not leaving, else `503`. */
+  private readiness(res: ServerResponse): void {
+    if (this.isReady() && !this.leaving) {
+      return sendJsonText(res, 200, '{"status":"ready"}', NO_STORE);
+    }
+    sendJsonText(
+      res,
+      503,
+      this.serving ? '{"status":"leaving"}' : '{"status":"starting"}',
+      { ...NO_STORE, 'Retry-After': '1' },
+    );
   }
 
   private tooLarge(res: ServerResponse): void {

@@ -1,0 +1,343 @@
+#!/usr/bin/env node
+// Two instances of the sample (`node dist/src/main.js`, built by `npm run
+// build`) on one PostgreSQL database, behind nginx on 127.0.0.1, restarted
+// one after the other (SIGTERM, wait for the exit, start again, wait for
+// `GET /ready`) while MCP SDK clients (`@modelcontextprotocol/sdk`, Streamable
+// HTTP) call `orders_create` through nginx. Then it counts the writes the
+// clients saw acknowledged, the rows in the database and the errors the
+// clients saw, prints
+//   rolling restart: N writes acknowledged, 0 lost, 0 client-visible errors
+// and exits 1 on any lost write or client-visible error.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/db node scripts/rolling-restart.mjs
+//
+// Options (environment): ROLLING_CLIENTS (20), ROLLING_DRAIN_DELAY (the
+// instances' SHUTDOWN_DRAIN_DELAY, 1000 ms), NGINX (the nginx binary,
+// `nginx` on PATH or /usr/sbin/nginx). The run uses a schema of its own,
+// dropped at the end, and a temporary directory for nginx's configuration
+// and logs (printed when the run fails).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, URL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MAIN = join(ROOT, 'dist/src/main.js');
+const DATABASE_URL = process.env.DATABASE_URL;
+const CLIENTS = Number(process.env.ROLLING_CLIENTS ?? 20);
+const DRAIN_DELAY = process.env.ROLLING_DRAIN_DELAY ?? '1000';
+/** nginx's `fail_timeout`: how long a server that refused a connection is left out. */
+const FAIL_TIMEOUT_S = 1;
+// A tenant of the API key's caller (the sample's dev-alice-key).
+const TENANT = 'acme';
+const HEADERS = {
+  Authorization: 'ApiKey dev-alice-key',
+  'X-Tenant-Id': TENANT,
+};
+
+if (!DATABASE_URL) {
+  console.error('rolling restart: set DATABASE_URL (a PostgreSQL database).');
+  process.exit(2);
+}
+if (!existsSync(MAIN)) {
+  console.error(
+    `rolling restart: ${MAIN} is missing; run npm run build first.`,
+  );
+  process.exit(2);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function nginxBinary() {
+  if (process.env.NGINX) return process.env.NGINX;
+  return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
+}
+
+/** nginx in front of both instances: upstream keep-alive, passive health checks. */
+function nginxConfig(dir, listen, ports) {
+  const temp = (name) => {
+    const path = join(dir, name);
+    mkdirSync(path, { recursive: true, mode: 0o777 });
+    return path;
+  };
+  return `daemon off;
+worker_processes 1;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log ${join(dir, 'access.log')};
+  client_body_temp_path ${temp('client_body')};
+  proxy_temp_path ${temp('proxy')};
+  fastcgi_temp_path ${temp('fastcgi')};
+  uwsgi_temp_path ${temp('uwsgi')};
+  scgi_temp_path ${temp('scgi')};
+  upstream order_desk {
+${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s;`).join('\n')}
+    keepalive 32;
+    # Below Node's 5 s keepAliveTimeout: nginx closes an idle connection
+    # before the instance does, so it never sends on one being closed.
+    keepalive_timeout 4s;
+  }
+  server {
+    listen 127.0.0.1:${listen};
+    location / {
+      proxy_pass http://order_desk;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      # A refused connection is tried on the other instance (a POST only
+      # when nothing was sent: no non_idempotent).
+      proxy_next_upstream error timeout;
+      proxy_next_upstream_tries 2;
+      proxy_connect_timeout 2s;
+      proxy_read_timeout 30s;
+    }
+  }
+}
+`;
+}
+
+/** One instance of the sample on `port`; resolves once it listens. */
+function startInstance(port, schema, log) {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      SHUTDOWN_DRAIN_DELAY: DRAIN_DELAY,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk;
+      log.push(`[${port}] ${chunk}`.trimEnd());
+      if (output.includes('listening on')) resolve({ child, exited, port });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    exited.then((exit) =>
+      reject(
+        new Error(
+          `instance on ${port} exited ${JSON.stringify(exit)}:\n${output}`,
+        ),
+      ),
+    );
+  });
+}
+
+async function waitReady(port) {
+  for (let tries = 0; tries < 600; tries++) {
+    const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await sleep(50);
+  }
+  throw new Error(`instance on ${port} never became ready`);
+}
+
+async function waitNginx(port) {
+  for (let tries = 0; tries < 200; tries++) {
+    const up = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      () => true,
+      () => false,
+    );
+    if (up) return;
+    await sleep(50);
+  }
+  throw new Error('nginx never listened');
+}
+
+/** A real SDK client calling orders_create back to back until `stopped()`. */
+async function clientLoop(url, index, stopped, tally) {
+  const client = new Client({ name: `rolling-${index}`, version: '1.0.0' });
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: HEADERS },
+      }),
+    );
+  } catch (error) {
+    tally.errors.push(
+      `initialize: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return;
+  }
+  let n = 0;
+  while (!stopped()) {
+    n += 1;
+    try {
+      const result = await client.callTool({
+        name: 'orders_create',
+        arguments: { name: `rolling-${index}-${n}`, amount: 1 + (n % 100) },
+      });
+      const id = result.structuredContent?.id;
+      if (result.isError || typeof id !== 'number') {
+        tally.errors.push(`tool error: ${JSON.stringify(result.content)}`);
+      } else {
+        tally.acknowledged.push(id);
+      }
+    } catch (error) {
+      tally.errors.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  await client.close();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rolling-restart-'));
+// nginx's workers run as another user when it is started as root.
+chmodSync(dir, 0o755);
+const schema = `rolling_${process.pid}`;
+const db = new pg.Client({ connectionString: DATABASE_URL });
+await db.connect();
+await db.query(`CREATE SCHEMA "${schema}"`);
+const log = [];
+let nginx;
+const instances = [];
+let failed = true;
+try {
+  const [proxyPort, ...ports] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
+  // One at a time: the first one runs the migrations.
+  for (const port of ports) {
+    instances.push(await startInstance(port, schema, log));
+    await waitReady(port);
+  }
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, proxyPort, ports));
+  nginx = spawn(
+    nginxBinary(),
+    ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const nginxExited = new Promise((resolve) => nginx.once('exit', resolve));
+  await Promise.race([
+    waitNginx(proxyPort),
+    nginxExited.then((code) => {
+      throw new Error(`nginx exited ${code}`);
+    }),
+  ]);
+
+  const tally = { acknowledged: [], errors: [] };
+  let stop = false;
+  const loops = Array.from({ length: CLIENTS }, (_, index) =>
+    clientLoop(`http://127.0.0.1:${proxyPort}/mcp`, index, () => stop, tally),
+  );
+  await sleep(1_000);
+  const restarts = [];
+  for (const [slot, instance] of instances.entries()) {
+    const before = tally.acknowledged.length;
+    const signalledAt = performance.now();
+    instance.child.kill('SIGTERM');
+    const exit = await instance.exited;
+    const exitMs = performance.now() - signalledAt;
+    if (exit.code !== 0)
+      throw new Error(
+        `instance on ${instance.port} exited ${JSON.stringify(exit)}`,
+      );
+    instances[slot] = await startInstance(instance.port, schema, log);
+    await waitReady(instance.port);
+    restarts.push(
+      `instance on ${instance.port}: exit 0 ${exitMs.toFixed(0)} ms after SIGTERM, ready again; ` +
+        `${tally.acknowledged.length - before} writes acknowledged meanwhile`,
+    );
+    // Long enough for nginx to send it work again before the next one leaves.
+    await sleep(FAIL_TIMEOUT_S * 1_000 + 1_000);
+  }
+  stop = true;
+  await Promise.all(loops);
+
+  const { rows } = await db.query(
+    `SELECT id FROM "${schema}".orders WHERE "tenantId" = $1`,
+    [TENANT],
+  );
+  const stored = new Set(rows.map((row) => Number(row.id)));
+  const lost = tally.acknowledged.filter((id) => !stored.has(id));
+  const resets = readFileSync(join(dir, 'error.log'), 'utf8')
+    .split('\n')
+    .filter((line) => /reset by peer|prematurely closed/.test(line));
+  restarts.forEach((line) => console.log(`  ${line}`));
+  console.log(
+    `rolling restart: ${tally.acknowledged.length} writes acknowledged, ${lost.length} lost, ` +
+      `${tally.errors.length} client-visible errors (${CLIENTS} SDK clients, ${stored.size} rows; ` +
+      `nginx logged ${resets.length} upstream resets)`,
+  );
+  if (tally.errors.length > 0) {
+    console.log(
+      [...new Set(tally.errors)]
+        .slice(0, 5)
+        .map((e) => `  error: ${e.slice(0, 300)}`)
+        .join('\n'),
+    );
+  }
+  failed =
+    lost.length > 0 ||
+    tally.errors.length > 0 ||
+    tally.acknowledged.length === 0;
+} finally {
+  for (const instance of instances) {
+    if (
+      instance.child.exitCode === null &&
+      instance.child.signalCode === null
+    ) {
+      instance.child.kill('SIGTERM');
+      await instance.exited;
+    }
+  }
+  if (nginx && nginx.exitCode === null) {
+    nginx.kill('SIGQUIT');
+    await new Promise((resolve) => nginx.once('exit', resolve));
+  }
+  await db.query(`DROP SCHEMA "${schema}" CASCADE`);
+  await db.end();
+  if (failed) {
+    console.log(
+      `nginx error log:\n${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '(none)'}`,
+    );
+    console.log(
+      log
+        .filter((line) => !/ LOG /.test(line))
+        .slice(-40)
+        .join('\n'),
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
