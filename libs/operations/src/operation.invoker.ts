@@ -58,6 +58,7 @@ import { createOperationRequest } from './invocation/pipeline/operation-request.
 import {
   assertNestInternals,
   nestPipesOf,
+  separateContextCreator,
   scopedGlobalEnhancers,
 } from './internals/nest-core.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
@@ -289,6 +290,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
       installValidationMetadataCache();
       this.services = {
         contextCreator: this.contextCreator,
+        paramsContextCreator: separateContextCreator(this.contextCreator),
         pipes: nestPipesOf(this.contextCreator),
         authorization: new OperationAuthorizationGuard(),
         scopedEnhancers: scopedGlobalEnhancers(this.config),
