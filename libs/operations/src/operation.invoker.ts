@@ -66,6 +66,7 @@ import {
 import {
   assertNestInternals,
   nestPipesOf,
+  separateContextCreator,
   scopedGlobalEnhancers,
 } from './internals/nest-core.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
@@ -305,6 +306,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
       installValidationMetadataCache();
       this.services = {
         contextCreator: this.contextCreator,
+        paramsContextCreator: separateContextCreator(this.contextCreator),
         pipes: nestPipesOf(this.contextCreator),
         authorization: new OperationAuthorizationGuard(),
         scopedEnhancers: scopedGlobalEnhancers(this.config),

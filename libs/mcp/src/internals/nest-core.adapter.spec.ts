@@ -127,7 +127,9 @@ describe('callOnShutdown', () => {
   const hostOf = (httpAdapter: unknown) =>
     ({ httpAdapter }) as unknown as HttpAdapterHost;
 
-  it.each(['12.0.0', '12.5.1', '13.0.0', undefined])(
+  // 'unreadable': a version whose major cannot be read (an explicit
+  // `undefined` would take the installed one, the parameter's default).
+  it.each(['12.0.0', '12.5.1', '13.0.0', 'unreadable'])(
     "on @nestjs/core %s: calls back from the HTTP adapter's beforeClose(), before the adapter's own",
     async (version) => {
       const calls: string[] = [];

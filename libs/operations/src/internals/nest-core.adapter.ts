@@ -256,6 +256,30 @@ export function exceptionFiltersOf(
   return (exception, host) => handler.invokeCustomFilters(exception, host);
 }
 
+/**
+ * An `ExternalContextCreator` of its own, on the same container, for the
+ * resolvers of operations' decorated parameters: Nest 11 caches a handler's
+ * metadata by class and method name alone, so a second `create()` of the
+ * same method, with the route-arguments key, got the metadata of the first
+ * (the call's handler, with no key: no parameter decorators). Nest 12 keys
+ * that cache by the metadata key too. Without a container to build one
+ * from, the same creator.
+ */
+export function separateContextCreator(
+  contextCreator: ExternalContextCreator,
+): ExternalContextCreator {
+  const container = (contextCreator as unknown as { container?: unknown })
+    .container;
+  const type = contextCreator.constructor as Partial<
+    Pick<typeof ExternalContextCreator, 'fromContainer'>
+  >;
+  return container !== undefined && typeof type.fromContainer === 'function'
+    ? type.fromContainer(
+        container as Parameters<typeof ExternalContextCreator.fromContainer>[0],
+      )
+    : contextCreator;
+}
+
 /** The `ArgumentsHost` of a call's `(request, response)`, as Nest gives exception filters. */
 export function argumentsHostOf(args: unknown[]): ArgumentsHost {
   return new (nestModules().contextHost.ExecutionContextHost)(args);

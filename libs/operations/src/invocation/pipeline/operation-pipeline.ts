@@ -81,6 +81,8 @@ const CONTEXT_ARGUMENT: ArgumentMetadata = Object.freeze({
 /** What every operation's pipeline shares. */
 export interface PipelineServices {
   readonly contextCreator: ExternalContextCreator;
+  /** The one for decorated parameters' resolvers (`separateContextCreator`). */
+  readonly paramsContextCreator: ExternalContextCreator;
   readonly pipes: NestPipes;
   /** The library's permission and policy check, after the app's guards. */
   readonly authorization: CanActivate;
@@ -230,7 +232,7 @@ export class OperationPipeline {
     );
     const params =
       this.paramsCallback &&
-      (contextCreator.create(
+      (this.services.paramsContextCreator.create(
         instance,
         this.paramsCallback,
         this.host.methodName,
