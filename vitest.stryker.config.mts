@@ -41,10 +41,15 @@ const config = mergeConfig(
 
 // mergeConfig joins arrays; these replace the base's: no global setup (it
 // builds the sample for the tests that spawn it, which do not run here), and
-// MUTATION_GROUP narrows the tests to its group's.
+// MUTATION_GROUP narrows the tests to its group's; MUTATION_TESTS (globs,
+// comma-separated) narrows them further, for one file's run.
 config.test.globalSetup = [];
 if (group) {
   config.test.include = group.tests;
+}
+const narrowed = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
+if (narrowed?.length) {
+  config.test.include = narrowed;
 }
 
 export default config;
