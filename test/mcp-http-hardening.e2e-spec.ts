@@ -90,7 +90,12 @@ describe('MCP HTTP outer authenticator failures, fixture app', () => {
       expect(response.header('www-authenticate')).toBe(
         'Bearer realm="outer-auth"',
       );
-      expect(response.json<Problem>().status).toBe(401);
+      expect(response.json<Problem>()).toEqual({
+        type: 'about:blank',
+        title: 'Unauthorized',
+        status: 401,
+        detail: 'The credentials are not valid.',
+      });
       expect(logger.errors()).toEqual([]);
     },
   );
