@@ -253,4 +253,30 @@ describe.each(DATABASES)('cancelling a call ($name)', (db) => {
       expect(await dataSource.getRepository(ImportedRow).count()).toBe(0),
     );
   });
+
+  it('2025 ids in flight: one reused while its call is under way is served for its own caller, one reused after the answer can be cancelled again', async () => {
+    const { baseUrl, operations, dataSource } = running();
+    type Answer = { id: number; result: { content: Array<{ text: string }> } };
+    const first = await post2025(baseUrl, importCall(40, 1), 'Bearer alice');
+    expect(((await first.json()) as Answer).result.content[0].text).toBe(
+      '{"created":1}',
+    );
+
+    // The id again, now that its call was answered: cancellable as ever.
+    operations.written = 0;
+    const slow = post2025(baseUrl, importCall(40, 200), 'Bearer alice');
+    await vi.waitFor(() => expect(operations.written).toBeGreaterThan(1));
+    // The same id once more while that call is under way: served on its
+    // own (after the first, SQLite taking one writer at a time).
+    const again = post2025(baseUrl, importCall(40, 1), 'Bearer alice');
+    await post2025(baseUrl, cancelOf(40), 'Bearer alice');
+
+    expect(((await (await slow).json()) as Answer).result.content).toEqual([
+      { type: 'text', text: 'INTERNAL_CANCELLED_001: The call was cancelled.' },
+    ]);
+    const reused = (await (await again).json()) as Answer;
+    expect(reused.id).toBe(40);
+    expect(reused.result.content[0].text).toBe('{"created":1}');
+    await dataSource.getRepository(ImportedRow).clear();
+  });
 });
