@@ -145,12 +145,13 @@ describe.each(DATABASES)('cancelling a call ($name)', (db) => {
     expect(new TextDecoder().decode(value)).toContain(
       '"method":"notifications/progress"',
     );
-    const closedAt = Date.now();
     client.abort();
     await reader.cancel().catch(() => undefined);
 
     await vi.waitFor(() => expect(operations.abortedAt).toBeDefined());
-    expect(operations.abortedAt! - closedAt).toBeLessThan(100);
+    // Aborted while it ran, not at its end (no time bound: npm test runs on
+    // a loaded machine; speed is for bench/).
+    expect(operations.written).toBeLessThan(200);
     await vi.waitFor(async () =>
       expect(await dataSource.getRepository(ImportedRow).count()).toBe(0),
     );
@@ -236,7 +237,6 @@ describe.each(DATABASES)('cancelling a call ($name)', (db) => {
     await new Promise((settle) => setTimeout(settle, 60));
     expect(operations.abortedAt).toBeUndefined();
 
-    const cancelledAt = Date.now();
     const cancel = await post2025(baseUrl, cancelOf(30), 'Bearer alice');
     expect(cancel.status).toBe(202);
     const answer = (await (await reply).json()) as {
@@ -248,7 +248,7 @@ describe.each(DATABASES)('cancelling a call ($name)', (db) => {
       isError: true,
       content: [{ text: 'INTERNAL_CANCELLED_001: The call was cancelled.' }],
     });
-    expect(operations.abortedAt! - cancelledAt).toBeLessThan(100);
+    expect(operations.written).toBeLessThan(200);
     await vi.waitFor(async () =>
       expect(await dataSource.getRepository(ImportedRow).count()).toBe(0),
     );
