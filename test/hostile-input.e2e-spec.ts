@@ -41,7 +41,7 @@ describe('bounded work per call, over HTTP', () => {
     for (let i = 0; i < 80_000; i++) {
       args[`k${i}`] = 0;
     }
-    args.valueOf = 0;
+    Object.assign(args, { valueOf: 0 });
     const big = JSON.stringify({
       jsonrpc: '2.0',
       id: 'big',
