@@ -254,3 +254,64 @@ describe('versionHeaderRefusal', () => {
     expect(refusalOf(headers, message)).toBeUndefined();
   });
 });
+
+describe('request headers: the exact forms (mutation run)', () => {
+  const named = (name: string): JsonRpcRequest => ({
+    ...call,
+    params: { name, arguments: {} },
+  });
+
+  it('decodes only a whole =?base64?...?= value: text before or after it is plain text', () => {
+    expect(
+      mismatch({ ...HEADERS, 'mcp-name': `x${base64('orders_create')}` }),
+    ).toMatch(/header value "x=\?base64\?/);
+    expect(
+      mismatch({ ...HEADERS, 'mcp-name': `${base64('orders_create')}x` }),
+    ).toMatch(/header value "=\?base64\?.*\?=x"/);
+  });
+
+  it('accepts base64 with no padding, one = and two', () => {
+    for (const name of ['abcdef', 'orders_list', 'orders_create']) {
+      accepts({ ...HEADERS, 'mcp-name': base64(name) }, named(name));
+    }
+  });
+
+  it('decodes no header but Mcp-Name', () => {
+    expect(
+      mismatch({ ...HEADERS, 'mcp-protocol-version': base64('2026-07-28') }),
+    ).toMatch(/MCP-Protocol-Version header value "=\?base64\?/);
+    expect(
+      mismatch({ ...HEADERS, 'mcp-method': base64('tools/call') }),
+    ).toMatch(/Mcp-Method header value "=\?base64\?/);
+    const refusal = versionHeaderRefusal(
+      { 'mcp-protocol-version': base64('2026-07-28') },
+      '2026-07-28',
+      1,
+    );
+    expect(refusal?.rpcCode).toBe(-32020);
+  });
+
+  it('needs Mcp-Name only on tools/call, even when another method has a name', () => {
+    const prompt: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'prompts/get',
+      params: { name: 'greeting' },
+    };
+    accepts(
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/get' },
+      prompt,
+    );
+  });
+
+  it('trims spaces and tabs at the ends only, and names both values', () => {
+    expect(mismatch({ ...HEADERS, 'mcp-name': 'orders _create' })).toBe(
+      `Header mismatch: the Mcp-Name header value "orders _create" does not match the body's "orders_create".`,
+    );
+    expect(
+      mismatch({ ...HEADERS, 'mcp-method': ['tools/call', 'tools/call'] }),
+    ).toBe(
+      `Header mismatch: the Mcp-Method header value "tools/call, tools/call" does not match the body's "tools/call".`,
+    );
+  });
+});
