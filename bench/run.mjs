@@ -13,7 +13,11 @@
 //   perCaller tools/list per caller (toolListPerCaller) against the whole
 //            list, 1,000 operations, the same authGuard, both servers at
 //            once, short loads alternating over `listPairs` pairs
-//   stdio    pipelined tools/call lines per second through runCli's `mcp`
+//   stdio    pipelined tools/call lines per second through runCli's `mcp`;
+//            the sample's stdio host (dist/src/cli.js mcp): spawn to its
+//            first answer against `node -e 0` in the same rounds, and where
+//            its start goes (BENCH_STDIO_BEFORE=<an earlier build's
+//            dist/src/cli.js> adds that build, for a before and after)
 //   memory   RSS after 1,000 and after 100,000 calls
 //   profile  CPU profiles of the library's call, list and startup (full run)
 //   legacy   bench/mcp-vs-rest.mjs, slow-readers.mjs, unit-of-work.mjs
@@ -79,6 +83,7 @@ const PROFILES = {
     stdioLines: 20_000,
     stdioWarmup: 2_000,
     stdioRounds: 3,
+    startupRounds: 9,
     memoryCalls: [1_000, 10_000, 100_000],
     listPairs: 12,
     sections: [
@@ -103,6 +108,7 @@ const PROFILES = {
     stdioLines: 5_000,
     stdioWarmup: 1_000,
     stdioRounds: 2,
+    startupRounds: 5,
     memoryCalls: [1_000, 10_000],
     listPairs: 4,
     sections: ['compare', 'scale', 'perCaller', 'stdio', 'memory', 'legacy'],
@@ -120,6 +126,7 @@ const PROFILES = {
     stdioLines: Number(process.env.BENCH_STDIO_LINES ?? 1_000),
     stdioWarmup: 0,
     stdioRounds: 1,
+    startupRounds: 1,
     memoryCalls: [100, 300],
     connections: 10,
     sections: ['compare', 'scale', 'stdio', 'memory'],
@@ -645,6 +652,164 @@ async function stdioRun(server, { calls, warmup, inFlight }) {
   }
 }
 
+/** The sample's command line, as an MCP client starts it. */
+const SAMPLE_CLI = join(ROOT, 'dist/src/cli.js');
+const STARTUP_MARKS = join(BENCH, 'lib/startup-marks.cjs');
+
+/**
+ * One spawn: `args` started with `initialize` already written to its stdin;
+ * resolves with the milliseconds from spawn to its first line on stdout
+ * (or to its exit, for `node -e 0`), its CPU time by then, and the phase
+ * marks of bench/lib/startup-marks.cjs when it was loaded.
+ */
+async function firstAnswerRun(args, env, answers = true) {
+  const marksFile = join(startupDir, `marks-${process.pid}.json`);
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, BENCH_MARKS: marksFile, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.stdin.on('error', () => undefined);
+  child.stdin.write(`${INITIALIZE}\n`);
+  let ms;
+  let cpuUs;
+  if (answers) {
+    const line = await Promise.race([
+      new Promise((resolve) => {
+        let text = '';
+        child.stdout.on('data', (chunk) => {
+          if (ms === undefined) {
+            ms = performance.now() - started;
+            cpuUs = processCpuUs(child.pid);
+          }
+          text += chunk;
+          if (text.includes('\n')) resolve(text.split('\n')[0]);
+        });
+      }),
+      exited.then((code) => {
+        throw new Error(`${args.join(' ')} exited with ${code}\n${stderr}`);
+      }),
+    ]);
+    if (!line.includes('"serverInfo"'))
+      throw new Error(`not an initialize answer: ${line.slice(0, 300)}`);
+    child.stdin.end();
+  } else {
+    child.stdin.end();
+  }
+  await exited;
+  if (ms === undefined) {
+    ms = performance.now() - started;
+    cpuUs = 0;
+  }
+  let marks;
+  if (args.includes(STARTUP_MARKS)) {
+    marks = JSON.parse(readFileSync(marksFile, 'utf8'));
+  }
+  return { ms, cpuMs: cpuUs / 1000, marks };
+}
+
+let startupDir;
+
+/**
+ * Spawn to the first answer of the sample's stdio host (`initialize`, on
+ * SQLite in a fresh folder), against `node -e 0` in the same rounds, in
+ * rotated order: with Node's compile cache warm (as every start but the
+ * first), with it off (NODE_DISABLE_COMPILE_CACHE=1), and BENCH_STDIO_BEFORE
+ * when set; then the phases of the warm start, with startup-marks.cjs.
+ */
+async function firstAnswer() {
+  startupDir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
+  const env = {
+    SQLITE_PATH: join(startupDir, 'orders.sqlite'),
+    NODE_COMPILE_CACHE: join(startupDir, 'compile-cache'),
+  };
+  const variants = [
+    { id: 'node', label: 'node -e 0', args: ['-e', '0'], answers: false },
+    { id: 'host', label: 'sample stdio host', args: [SAMPLE_CLI, 'mcp'] },
+    {
+      id: 'host-nocache',
+      label: 'sample stdio host, compile cache off',
+      args: [SAMPLE_CLI, 'mcp'],
+      env: { NODE_DISABLE_COMPILE_CACHE: '1' },
+    },
+  ];
+  if (process.env.BENCH_STDIO_BEFORE)
+    variants.push({
+      id: 'before',
+      label: `before (${relative(ROOT, process.env.BENCH_STDIO_BEFORE)})`,
+      args: [process.env.BENCH_STDIO_BEFORE, 'mcp'],
+      env: { NODE_DISABLE_COMPILE_CACHE: '1' },
+    });
+  // The database's migrations and the compile cache, once, unmeasured.
+  for (const v of variants.slice(1))
+    await firstAnswerRun(v.args, { ...env, ...v.env });
+  const samples = Object.fromEntries(variants.map((v) => [v.id, []]));
+  for (let round = 0; round < config.startupRounds; round++)
+    for (const v of rotate(variants, round))
+      samples[v.id].push(
+        await firstAnswerRun(v.args, { ...env, ...v.env }, v.answers),
+      );
+  const phases = [];
+  for (let round = 0; round < config.startupRounds; round++)
+    phases.push(
+      (
+        await firstAnswerRun(
+          ['--require', STARTUP_MARKS, SAMPLE_CLI, 'mcp'],
+          env,
+        )
+      ).marks,
+    );
+  const m = (pick) => median(phases.map(pick));
+  const breakdown = {
+    node: m((p) => p.preload),
+    modules: m((p) => p.modules - p.preload),
+    nestBeforeTypeorm: m((p) => p.typeormStart - p.modules),
+    typeorm: m(
+      (p) =>
+        p.typeormEnd - p.typeormStart - (p.migrationsEnd - p.migrationsStart),
+    ),
+    migrations: m((p) => p.migrationsEnd - p.migrationsStart),
+    nestAfterTypeorm: m((p) => p.firstAnswer - p.typeormEnd),
+    firstAnswer: m((p) => p.firstAnswer),
+  };
+  const node = median(samples.node.map((r) => r.ms));
+  const rows = variants.map((v) => {
+    const ms = samples[v.id].map((r) => r.ms);
+    return {
+      id: v.id,
+      label: v.label,
+      ms: median(ms),
+      msMin: Math.min(...ms),
+      msMax: Math.max(...ms),
+      overNodeMs: median(
+        samples[v.id].map((r, i) => r.ms - samples.node[i].ms),
+      ),
+      cpuMs: median(samples[v.id].map((r) => r.cpuMs)),
+    };
+  });
+  for (const row of rows)
+    log(
+      `stdio first answer: ${row.label.padEnd(38)} median ${row.ms.toFixed(0)} ms ` +
+        `(${row.msMin.toFixed(0)}-${row.msMax.toFixed(0)}; ${row.overNodeMs.toFixed(0)} ms over node -e 0), CPU ${row.cpuMs.toFixed(0)} ms`,
+    );
+  log(
+    `stdio first answer, where the time goes (median ms): node ${breakdown.node.toFixed(0)}, ` +
+      `modules ${breakdown.modules.toFixed(0)}, Nest before TypeORM ${breakdown.nestBeforeTypeorm.toFixed(0)}, ` +
+      `TypeORM ${breakdown.typeorm.toFixed(0)}, migrations ${breakdown.migrations.toFixed(0)}, ` +
+      `Nest after TypeORM ${breakdown.nestAfterTypeorm.toFixed(0)}`,
+  );
+  return {
+    rounds: config.startupRounds,
+    node: process.version,
+    nodeMs: node,
+    rows,
+    breakdown,
+  };
+}
+
 async function stdio() {
   const options = {
     calls: config.stdioLines,
@@ -665,6 +830,7 @@ async function stdio() {
   const base = samples[STDIO_SERVERS[0].id];
   return {
     ...options,
+    firstAnswer: await firstAnswer(),
     rounds: config.stdioRounds,
     rows: STDIO_SERVERS.map((server) => {
       const runs = samples[server.id];
@@ -933,6 +1099,16 @@ function targets(results) {
       `issue 21: stdio peak RSS within 1.3x of the SDK v1 stdio server's over ${io.rounds} runs`,
       `${mb(ours.peakRssMin)} to ${mb(ours.peakRssMax)} against ${mb(v1.peakRssMin)} to ${mb(v1.peakRssMax)} (${(ours.peakRssMax / v1.peakRssMax).toFixed(2)}x, highest to highest)`,
       ours.peakRssMax <= 1.3 * v1.peakRssMax,
+    );
+  }
+  if (io?.firstAnswer) {
+    const { rows } = io.firstAnswer;
+    const host = rows.find((r) => r.id === 'host');
+    const before = rows.find((r) => r.id === 'before');
+    add(
+      `issue 26: the sample's stdio host answers initialize within 400 ms of spawn (median of ${io.firstAnswer.rounds} rounds, compile cache warm)`,
+      `${host.ms.toFixed(0)} ms (node -e 0 ${io.firstAnswer.nodeMs.toFixed(0)} ms${before ? `; before ${before.ms.toFixed(0)} ms` : ''})`,
+      host.ms <= 400,
     );
   }
   if (m) {

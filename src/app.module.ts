@@ -6,7 +6,6 @@ import { AcceptLanguageResolver, I18nModule } from 'nestjs-i18n';
 import { join } from 'node:path';
 import { UnitOfWorkModule } from '@nestops/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
-import { OAuthJwtStrategy } from './auth/oauth-jwt.strategy';
 import { TenantGuard } from './auth/tenant.guard';
 import { databaseOptions } from './database/database.options';
 import { mcpOptions } from './mcp.options';
@@ -32,15 +31,20 @@ import { OrdersModule } from './orders/orders.module';
   ],
   providers: [
     {
-      // OAUTH_VERIFIER=passport: the app's own verifier of bearer tokens.
-      provide: OAuthJwtStrategy,
-      useFactory: () =>
-        process.env.OAUTH_ISSUER && process.env.OAUTH_VERIFIER === 'passport'
-          ? new OAuthJwtStrategy(
-              process.env.OAUTH_ISSUER,
-              mcpOptions().oauth?.resource ?? '',
-            )
-          : undefined,
+      // OAUTH_VERIFIER=passport: the app's own verifier of bearer tokens,
+      // which registers itself with passport. Loaded only in that mode, so
+      // API-key mode and the command line never load passport-jwt and
+      // jwks-rsa.
+      provide: 'OAUTH_JWT_STRATEGY',
+      useFactory: async () => {
+        const issuer = process.env.OAUTH_ISSUER;
+        if (!issuer || process.env.OAUTH_VERIFIER !== 'passport') {
+          return undefined;
+        }
+        const { OAuthJwtStrategy } =
+          await import('./auth/oauth-jwt.strategy.js');
+        return new OAuthJwtStrategy(issuer, mcpOptions().oauth?.resource ?? '');
+      },
     },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: TenantGuard },

@@ -1,3 +1,5 @@
+// First: the compile cache covers what the imports below load.
+import './compile-cache';
 import { runCli } from '@nestops/mcp';
 import { AppModule } from './app.module';
 import { setupApp } from './app.setup';

@@ -501,6 +501,47 @@ describe('operations and invoke', () => {
     );
   });
 
+  it('starts without the passport verifier in API-key mode: passport, passport-jwt and jwks-rsa stay unloaded', async () => {
+    const packages = ['passport', 'passport-jwt', 'jwks-rsa', 'jsonwebtoken'];
+    const child = spawn(
+      process.execPath,
+      [
+        '--require',
+        join(__dirname, 'fixtures/loaded-packages.cjs'),
+        CLI,
+        'operations',
+      ],
+      { env: childEnv({ LOADED_PACKAGES: packages.join(',') }) },
+    );
+    child.stdin.end();
+    const run = await finished(child);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('loaded packages: \n');
+    // The same probe sees them in passport mode, where the verifier is used.
+    const oauth = spawn(
+      process.execPath,
+      [
+        '--require',
+        join(__dirname, 'fixtures/loaded-packages.cjs'),
+        CLI,
+        'operations',
+      ],
+      {
+        env: childEnv({
+          LOADED_PACKAGES: packages.join(','),
+          OAUTH_ISSUER: 'http://127.0.0.1:9/issuer',
+          OAUTH_VERIFIER: 'passport',
+        }),
+      },
+    );
+    oauth.stdin.end();
+    const withOauth = await finished(oauth);
+    expect(withOauth.code).toBe(0);
+    expect(withOauth.stderr).toContain(
+      `loaded packages: ${packages.join(',')}\n`,
+    );
+  });
+
   it('operations --json: every operation for scripts', async () => {
     const run = await runCli(['operations', '--json']);
     expect(run.code).toBe(0);

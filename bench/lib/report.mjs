@@ -181,6 +181,22 @@ function stdioTable(stdio) {
 
 function otherLines(results) {
   const lines = [];
+  const first = results.stdio?.firstAnswer;
+  if (first) {
+    const b = first.breakdown;
+    lines.push(
+      `stdio, spawn to the first answer (initialize) of the sample's host, ${first.rounds} rounds on ${first.node}, median (lowest-highest): ` +
+        first.rows
+          .map(
+            (r) =>
+              `${r.label} ${int(r.ms)} ms (${int(r.msMin)}-${int(r.msMax)}${r.id === 'node' ? '' : `; CPU ${int(r.cpuMs)} ms`})`,
+          )
+          .join(', '),
+      `stdio, where the host's start goes (median ms): Node itself ${int(b.node)}, loading the modules ${int(b.modules)}, ` +
+        `Nest's bootstrap before TypeORM ${int(b.nestBeforeTypeorm)}, TypeORM's initialize ${int(b.typeorm)}, ` +
+        `migrations ${int(b.migrations)}, Nest's bootstrap after TypeORM and the first answer ${int(b.nestAfterTypeorm)}`,
+    );
+  }
   if (results.stdio && !results.stdio.rows)
     // Runs before issue 21: 20,000 lines written at once.
     lines.push(

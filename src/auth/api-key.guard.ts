@@ -7,7 +7,6 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { McpJwtGuard } from '@nestops/mcp';
-import { OAuthJwtGuard } from './oauth-jwt.strategy';
 import { API_KEYS } from './api-keys';
 import type { Principal } from './principal';
 import { PERMISSIONS_METADATA } from './require-permissions.decorator';
@@ -22,8 +21,12 @@ import { PERMISSIONS_METADATA } from './require-permissions.decorator';
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  /** In OAuth mode (as the app was started), what checks bearer tokens. */
-  private readonly bearer?: CanActivate;
+  /**
+   * In OAuth mode (as the app was started), what checks bearer tokens; the
+   * passport guard is loaded only in its mode (`oauth-jwt.strategy.ts`
+   * brings passport, passport-jwt and jwks-rsa).
+   */
+  private readonly bearer?: CanActivate | Promise<CanActivate>;
 
   constructor(
     private readonly reflector: Reflector,
@@ -31,7 +34,9 @@ export class ApiKeyGuard implements CanActivate {
   ) {
     if (process.env.OAUTH_ISSUER) {
       this.bearer =
-        process.env.OAUTH_VERIFIER === 'passport' ? new OAuthJwtGuard() : jwt;
+        process.env.OAUTH_VERIFIER === 'passport'
+          ? import('./oauth-jwt.strategy.js').then((m) => new m.OAuthJwtGuard())
+          : jwt;
     }
   }
 
@@ -42,7 +47,7 @@ export class ApiKeyGuard implements CanActivate {
     }>();
     const header = request.headers.authorization;
     if (this.bearer && header !== undefined && /^Bearer /i.test(header)) {
-      await this.bearer.canActivate(context);
+      await (await this.bearer).canActivate(context);
     } else if (header !== undefined) {
       const key = /^ApiKey\s+(\S+)$/i.exec(header)?.[1];
       const principal = key === undefined ? undefined : API_KEYS.get(key);

@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import * as nodeModule from 'node:module';
 import { CLI_EXIT } from './cli-exit.js';
 import { claimStdout, type ProtocolOutput } from './protocol-output.js';
 
@@ -30,6 +31,7 @@ export class CliAppRunner {
     try {
       try {
         app = await this.start();
+        flushCompileCache();
       } catch (error) {
         process.stderr.write(
           `${this.name}: the application did not start: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -48,4 +50,14 @@ export class CliAppRunner {
       out.restore();
     }
   }
+}
+
+/**
+ * Writes Node's module compile cache now, when the app enabled one
+ * (`module.enableCompileCache()`, Node 22.1 and newer) before it loaded:
+ * everything the start needed is compiled by then, and an MCP client
+ * usually ends the server with a signal, which writes nothing.
+ */
+function flushCompileCache(): void {
+  (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
 }
