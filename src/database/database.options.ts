@@ -16,7 +16,9 @@ function appRoot(dir = __dirname): string {
 /**
  * PostgreSQL when `DATABASE_URL` is set (in the schema `DATABASE_SCHEMA`,
  * default `public`, which must exist), otherwise SQLite in the file
- * `SQLITE_PATH` (default `var/orders.sqlite` of the repository). The schema
+ * `SQLITE_PATH` (default `var/orders.sqlite` of the repository), where a
+ * statement waits up to `SQLITE_BUSY_TIMEOUT_MS` (default 5,000) for a
+ * database another process holds. The schema
  * comes from the migrations, run at startup; `synchronize` is off.
  */
 export function databaseOptions(
@@ -53,7 +55,28 @@ export function databaseOptions(
     type: 'better-sqlite3',
     database: file,
     driver: sqliteDriver(),
+    // Write-ahead logging: readers (a command line on the same file, the
+    // start's migration check) go on while another connection writes.
+    enableWAL: true,
+    // How long a statement waits while another process holds the database
+    // (`UnitOfWorkModule` waits without holding the event loop, then fails
+    // the call with INTERNAL_UNAVAILABLE_002); better-sqlite3's 5 s unless
+    // SQLITE_BUSY_TIMEOUT_MS says otherwise.
+    timeout: busyTimeout(env.SQLITE_BUSY_TIMEOUT_MS),
   };
+}
+
+/** SQLITE_BUSY_TIMEOUT_MS, a whole number of milliseconds; 5,000 when unset. */
+function busyTimeout(value: string | undefined): number {
+  if (value === undefined || value === '') {
+    return 5000;
+  }
+  if (!/^\d{1,9}$/.test(value)) {
+    throw new Error(
+      `SQLITE_BUSY_TIMEOUT_MS must be a whole number of milliseconds, not '${value}'.`,
+    );
+  }
+  return Number(value);
 }
 
 /**

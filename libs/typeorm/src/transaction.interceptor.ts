@@ -19,6 +19,7 @@ import { defer, lastValueFrom, type Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { type CallQueue, callQueueOf } from './call-queue.js';
 import { CALL_STATE, type CallState } from './call-scoped.adapter.js';
+import { waitForLocksAsynchronously } from './sqlite-lock-wait.js';
 import { UNIT_OF_WORK_METADATA } from './unit-of-work.decorator.js';
 
 /** HTTP methods that read only: no transaction unless `@UnitOfWork()` asks. */
@@ -38,7 +39,9 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * call's transaction, or the data source's manager when the call has
  * none; a REST request's transaction likewise lives in a copy of its own
  * context. On a data source
- * with a single connection (SQLite), calls run one at a time.
+ * with a single connection (SQLite), calls run one at a time, and on
+ * better-sqlite3 a database locked by another connection is waited for
+ * without holding the event loop (`waitForLocksAsynchronously`).
  *
  * `UnitOfWorkModule.forRoot()` registers it as a global interceptor; keep
  * it the first global one, so the app's interceptors run inside it.
@@ -55,6 +58,7 @@ export class TransactionInterceptor implements NestInterceptor {
     dataSource: DataSource,
   ) {
     this.queue = callQueueOf(dataSource);
+    waitForLocksAsynchronously(dataSource);
   }
 
   /** Runs the call or request in its transaction, or as it is when it has none. */

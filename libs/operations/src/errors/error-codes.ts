@@ -21,6 +21,8 @@ export const OPERATION_ERRORS = {
     'An unexpected error occurred (correlation id {correlationId}).',
   INTERNAL_ERROR_002: '{detail}',
   INTERNAL_UNAVAILABLE_001: 'The service is unavailable; retry later.',
+  INTERNAL_UNAVAILABLE_002:
+    'The database stayed locked by another connection for {seconds} s; retry later.',
   INTERNAL_CONTRACT_001:
     'An interceptor of the app changed the result of {operation} so that it no longer matches its output contract (correlation id {correlationId}). To leave tool calls alone, begin its intercept() with: if (isOperationCall(context)) return next.handle();',
 } as const;

@@ -104,6 +104,8 @@ const ZH_CN: LibraryCatalogue = {
     INTERNAL_ERROR_001: '发生意外错误（关联 ID {correlationId}）。',
     INTERNAL_ERROR_002: '{detail}',
     INTERNAL_UNAVAILABLE_001: '服务暂时不可用，请稍后重试。',
+    INTERNAL_UNAVAILABLE_002:
+      '数据库被另一个连接锁定了 {seconds} 秒，请稍后重试。',
     INTERNAL_CONTRACT_001:
       '应用的拦截器改变了 {operation} 的结果，使其不再符合输出约定（关联 ID {correlationId}）。若要让工具调用不受影响，请在其 intercept() 开头加上：if (isOperationCall(context)) return next.handle();',
   },
