@@ -47,6 +47,10 @@ interface Results {
   stdio: {
     calls: number;
     rows: { id: string; label: string; cpuUs: number; peakRssMax: number }[];
+    firstAnswer: {
+      rows: { id: string; ms: number; cpuMs: number }[];
+      breakdown: Record<string, number>;
+    };
   };
   memory: {
     calls: number[];
@@ -160,6 +164,23 @@ describe('the benchmark harness', () => {
       expect(row.peakRssMax).toBeGreaterThan(0);
       expect(run.stdout).toContain(row.label);
     }
+    // Spawn to the first answer of the sample's stdio host, and its phases.
+    expect(stdio.firstAnswer.rows.map((row) => row.id)).toEqual([
+      'node',
+      'host',
+    ]);
+    expect(stdio.firstAnswer.rows[1].cpuMs).toBeGreaterThan(0);
+    for (const phase of [
+      'node',
+      'modules',
+      'nestBeforeTypeorm',
+      'typeorm',
+      'migrations',
+      'nestAfterTypeorm',
+    ]) {
+      expect(stdio.firstAnswer.breakdown[phase]).toBeGreaterThanOrEqual(0);
+    }
+    expect(run.stdout).toContain("where the host's start goes");
     const { memory } = results;
     expect(Object.keys(memory.servers)).toEqual(['nest-route', 'nestops']);
     for (const server of Object.values(memory.servers)) {
