@@ -807,7 +807,16 @@ describe('MCP readiness', () => {
       }),
   );
 
-  it.each(placements)(
+  // On Nest 11 the drain starts from the root module's ModuleRef hook, and
+  // Nest 11 runs a module's onModuleDestroy hooks together: the root
+  // module's other providers run theirs while the drain begins (see
+  // libs/mcp/README.md, "Shutdown drains"). Nest 12 drains before any hook.
+  const nest11 = NEST_CORE_VERSION.startsWith('11.');
+  it.each(
+    nest11
+      ? placements.filter(([name]) => name !== 'the root module')
+      : placements,
+  )(
     'no connection taken while a provider of %s is in onModuleDestroy, which Nest runs root module first',
     (_name, module) =>
       withLifecycle(module, async (lifecycle) => {
