@@ -42,4 +42,6 @@ console.log(`== npm test on Nest ${core} (Node ${process.version})`);
 '
 npm run build
 npm test
-[ -n "${NEST11_KEEP:-}" ] && echo "the copy: $copy"
+if [ -n "${NEST11_KEEP:-}" ]; then
+  echo "the copy: $copy"
+fi
