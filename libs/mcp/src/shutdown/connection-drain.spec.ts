@@ -7,7 +7,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { ConnectionDrain } from './connection-drain.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConnectionDrain, IDLE_BEFORE_CLOSE } from './connection-drain.js';
 
 /** A server whose responses the test ends itself, one at a time. */
 async function heldServer(closing: () => boolean = () => false) {
@@ -22,6 +23,7 @@ async function heldServer(closing: () => boolean = () => false) {
   const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true });
   return {
+    server,
     drain,
     held,
     port,
@@ -140,8 +142,35 @@ describe('ConnectionDrain', () => {
     }
   });
 
+  it('with a drain delay, keeps an idle connection until the keepAliveTimeout, answering a request a balancer sends on it later', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    server.keepAliveTimeout = 4_000;
+    try {
+      socket.write(GET);
+      await reader.next();
+      const left = drain.leave(50, 60_000);
+      // Idle well past IDLE_BEFORE_CLOSE: a balancer's cached connection,
+      // used again (nginx after its fail_timeout).
+      await sleep(IDLE_BEFORE_CLOSE + 700);
+      socket.write(GET);
+      const second = await Promise.race([
+        reader.next(),
+        reader.ended.then((how) => `closed first: ${how}`),
+      ]);
+      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+      expect(second).toMatch(/\r\nConnection: close\r\n/i);
+      expect(await reader.ended).toBe('end');
+      await left;
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
   it('serves on through the drain delay, then stops taking connections', async () => {
     const server = await heldServer();
+    // The agent's idle connection closes by this limit (see the class).
+    server.server.keepAliveTimeout = 300;
     try {
       const left = server.drain.leave(50, 60_000);
       expect(server.drain.isLeaving()).toBe(true);

@@ -2,7 +2,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** How long a connection must have been idle before the drain closes it. */
+/**
+ * How long a connection must have been idle before a drain without a drain
+ * delay closes it. With a delay (an instance behind a balancer), the
+ * server's own `keepAliveTimeout` is the limit instead (see the class).
+ */
 export const IDLE_BEFORE_CLOSE = 500;
 
 /** A connection's answers under way, and since when it has had none. */
@@ -30,17 +34,26 @@ interface Use {
  * event loop was busy with the shutdown): the kernel answers the unread
  * bytes with a reset, and the client, or the proxy in front, sees
  * `ECONNRESET`. So here that call closes a connection (`end()`, no reset)
- * only once no answer is under way on it, it has been idle for
- * `IDLE_BEFORE_CLOSE` ms (a client that sends request after request is
- * answered, with `Connection: close`, instead; a proxy reuses its most
- * recent connections first), and the event loop has polled its sockets
- * since: what had arrived is then read and parsed, and the connection no
- * longer idle.
+ * only once no answer is under way on it, it has been idle long enough (a
+ * client that sends request after request is answered, with `Connection:
+ * close`, instead), and the event loop has polled its sockets since: what
+ * had arrived is then read and parsed, and the connection no longer idle.
+ *
+ * Long enough is `IDLE_BEFORE_CLOSE` ms without a drain delay, and the
+ * server's `keepAliveTimeout` (Node's 5 s) with one. A balancer keeps idle
+ * connections to each instance and sends on one whenever it likes (nginx
+ * tries an instance again every `fail_timeout`, on a cached connection
+ * first): a connection the server ends while such a request is on its way
+ * has run the request and lost the answer (nginx: `upstream prematurely
+ * closed connection`, a `502`). A balancer whose idle timeout is below the
+ * server's, as it must be anyway, closes each idle connection itself
+ * before this limit, so the server never races it.
  */
 export class ConnectionDrain {
   private readonly pending = new Set<ServerResponse>();
   private readonly uses = new Map<Socket, Use>();
   private draining = false;
+  private idleLimit = IDLE_BEFORE_CLOSE;
   private leaving?: Promise<void>;
   private deadline?: NodeJS.Timeout;
 
@@ -92,6 +105,7 @@ export class ConnectionDrain {
 
   private async drainAfter(delay: number, grace: number): Promise<void> {
     if (delay > 0) {
+      this.idleLimit = this.server.keepAliveTimeout || KEEP_ALIVE_TIMEOUT;
       await sleep(delay);
     }
     if (this.server.listening) {
@@ -131,7 +145,7 @@ export class ConnectionDrain {
     if (use.answers > 0 || !this.uses.has(socket)) {
       return; // closes after its answer (`Connection: close`), or closed
     }
-    const wait = use.idleSince + IDLE_BEFORE_CLOSE - performance.now();
+    const wait = use.idleSince + this.idleLimit - performance.now();
     if (wait > 0) {
       setTimeout(() => this.closeWhenIdle(socket, use), wait).unref();
       return;
@@ -145,6 +159,9 @@ export class ConnectionDrain {
     });
   }
 }
+
+/** Node's default `keepAliveTimeout`, for a server that set none (0). */
+const KEEP_ALIVE_TIMEOUT = 5_000;
 
 function closeAfter(res: ServerResponse): void {
   if (!res.headersSent) {
