@@ -20,6 +20,12 @@
 // - http: POST /mcp (nestops-http.cjs), 2 s of warm-up then 5 s at 50
 //   connections (autocannon), req/s and the server's CPU per request.
 //
+// - paired: the finest figure, for the "within 2%" question. Two of the
+//   dispatch processes at the same time, each pinned to a core of its own
+//   (`taskset`), the pair's cores swapped every round, so that both see the
+//   same machine: "package absent" beside "tracing off", and beside the
+//   revision's build when one is given. BENCH_PAIR_ROUNDS rounds (16).
+//
 // Prints the median of each mode and the median of the rounds' ratios to
 // "package absent" with their range; writes bench/results/<date>-telemetry.json.
 import { execFile } from 'node:child_process';
@@ -35,7 +41,12 @@ import { NESTOPS_HTTP, startServer, verify } from './lib/servers.mjs';
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const SERVERS = join(BENCH, 'servers');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const ONLY = process.env.BENCH_ONLY?.split(',') ?? ['dispatch', 'http'];
+const ONLY = process.env.BENCH_ONLY?.split(',') ?? [
+  'dispatch',
+  'http',
+  'paired',
+];
+const PAIR_ROUNDS = Number(process.env.BENCH_PAIR_ROUNDS ?? 16);
 const WARMUP = { duration: 2 };
 const MEASURED = { duration: 5 };
 const CONNECTIONS = 50;
@@ -63,17 +74,75 @@ function prepareBaseline(revision) {
   return checkout;
 }
 
-async function dispatchSample(servers, env) {
-  const { stdout } = await promisify(execFile)(
+/** One dispatch process's figures; on CPU `core` alone when given. */
+async function dispatchSample(servers, env, core) {
+  const node = [
     process.execPath,
-    [
-      '-r',
-      join(servers, 'otel-mode.cjs'),
-      join(servers, 'telemetry-dispatch.cjs'),
-    ],
-    { env: { ...process.env, BENCH_OPS: '1', ...env } },
-  );
+    '-r',
+    join(servers, 'otel-mode.cjs'),
+    join(servers, 'telemetry-dispatch.cjs'),
+  ];
+  const [file, ...args] =
+    core === undefined ? node : ['taskset', '-c', String(core), ...node];
+  const { stdout } = await promisify(execFile)(file, args, {
+    env: { ...process.env, BENCH_OPS: '1', ...env },
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1));
+}
+
+/**
+ * A 95% confidence interval of the median of `values` (independent
+ * rounds): the order statistics n/2 ∓ 0.98·√n, as the sign test gives.
+ */
+function medianInterval(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const k = Math.max(
+    0,
+    Math.floor(sorted.length / 2 - 0.98 * Math.sqrt(sorted.length)),
+  );
+  return [sorted[k], sorted[sorted.length - 1 - k]];
+}
+
+/** The quartiles of `values`: [p25, p50, p75]. */
+function quartiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => {
+    const i = (sorted.length - 1) * q;
+    const lo = Math.floor(i);
+    return sorted[lo] + (sorted[Math.ceil(i)] - sorted[lo]) * (i - lo);
+  };
+  return [at(0.25), at(0.5), at(0.75)];
+}
+
+/**
+ * `row` and "package absent" run at once, on a core each, swapped every
+ * round; the per-round ratios of `row` to absent.
+ */
+async function pairedSection(rows) {
+  const absent = rows.find((row) => row.id === 'package absent');
+  const out = [];
+  for (const row of rows.filter((each) => each !== absent)) {
+    const ratios = { cpuUs: [], wallUs: [] };
+    for (let round = 0; round < PAIR_ROUNDS; round++) {
+      const [a, b] = await Promise.all([
+        dispatchSample(absent.servers, absent.env, round % 2),
+        dispatchSample(row.servers, row.env, (round + 1) % 2),
+      ]);
+      for (const key of ['cpuUs', 'wallUs']) ratios[key].push(b[key] / a[key]);
+      log(
+        `paired round ${round + 1}/${PAIR_ROUNDS} ${row.id.padEnd(34)} cpu ${b.cpuUs.toFixed(1)} vs ${a.cpuUs.toFixed(1)} µs (${(b.cpuUs / a.cpuUs).toFixed(3)}x)`,
+      );
+    }
+    out.push({
+      mode: row.id,
+      ratios,
+      cpuUs: quartiles(ratios.cpuUs),
+      wallUs: quartiles(ratios.wallUs),
+      cpuUsMedianInterval: medianInterval(ratios.cpuUs),
+      wallUsMedianInterval: medianInterval(ratios.wallUs),
+    });
+  }
+  return out;
 }
 
 async function httpSample(env) {
@@ -134,22 +203,24 @@ const cell = (row, key, digits = 0) =>
 log(`bench telemetry: ${machineLine(machineInfo())}`);
 const revision = process.argv[2];
 const baseline =
-  revision && ONLY.includes('dispatch') ? prepareBaseline(revision) : undefined;
+  revision && (ONLY.includes('dispatch') || ONLY.includes('paired'))
+    ? prepareBaseline(revision)
+    : undefined;
 const results = { machine: machineInfo(), rounds: ROUNDS };
+const rows = [
+  ...MODES.map((mode) => ({ ...mode, servers: SERVERS })),
+  ...(baseline
+    ? [
+        {
+          id: `before telemetry (${baseline.commit.slice(0, 7)})`,
+          env: { BENCH_OTEL: 'absent' },
+          servers: join(baseline.dir, 'bench', 'servers'),
+        },
+      ]
+    : []),
+];
 try {
   if (ONLY.includes('dispatch')) {
-    const rows = [
-      ...MODES.map((mode) => ({ ...mode, servers: SERVERS })),
-      ...(baseline
-        ? [
-            {
-              id: `before telemetry (${baseline.commit.slice(0, 7)})`,
-              env: { BENCH_OTEL: 'absent' },
-              servers: join(baseline.dir, 'bench', 'servers'),
-            },
-          ]
-        : []),
-    ];
     results.dispatch = await section(
       'dispatch',
       rows,
@@ -182,6 +253,25 @@ try {
     console.log('|---|---:|---:|---:|---:|');
     for (const r of results.http)
       console.log(`| ${r.mode} | ${cell(r, 'rps')} | ${cell(r, 'cpuUs')} |`);
+  }
+  if (ONLY.includes('paired')) {
+    const paired = rows.filter(
+      (row) => !row.id.startsWith('tracing on'), // the no-cost question only
+    );
+    results.paired = await pairedSection(paired);
+    console.log(
+      `\ntools/call through McpDispatcher, each beside "package absent" at the same time on the other core, ${PAIR_ROUNDS} rounds; the ratio to absent, median (quartiles), and a 95% interval of the median:\n`,
+    );
+    console.log(
+      '| telemetry | CPU x absent | its 95% interval | wall x absent | its 95% interval |',
+    );
+    console.log('|---|---:|---:|---:|---:|');
+    const q = ([p25, p50, p75]) => `${x(p50)} (${x(p25)} to ${x(p75)})`;
+    const ci = ([lo, hi]) => `${x(lo)} to ${x(hi)}`;
+    for (const r of results.paired)
+      console.log(
+        `| ${r.mode} | ${q(r.cpuUs)} | ${ci(r.cpuUsMedianInterval)} | ${q(r.wallUs)} | ${ci(r.wallUsMedianInterval)} |`,
+      );
   }
 } finally {
   baseline?.remove();

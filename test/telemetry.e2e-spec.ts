@@ -119,7 +119,7 @@ describe('spans', () => {
     ).toBe(true);
   });
 
-  it('an isError call: error.type tool_error, the failure code, status ERROR', async () => {
+  it('an isError call: the failure code as error.type, status ERROR', async () => {
     const result = await mcp.callTool({ name: 'notes_get', arguments: {} });
     expect(result.isError).toBe(true);
 
@@ -130,8 +130,7 @@ describe('spans', () => {
       'mcp.protocol.version': version,
       'jsonrpc.request.id': expect.stringMatching(/^\d+$/),
       'nestops.operation.id': 'notes.get',
-      'error.type': 'tool_error',
-      'nestops.failure.code': 'BUSINESS_NOTFOUND_001',
+      'error.type': 'BUSINESS_NOTFOUND_001',
     });
     expect(span.status).toEqual({
       code: SpanStatusCode.ERROR,
@@ -139,7 +138,7 @@ describe('spans', () => {
     });
   });
 
-  it('a protocol error: the JSON-RPC code as error.type, no tool named after what the caller made up', async () => {
+  it('a protocol error: its catalogue code as error.type, the JSON-RPC code as the status code, no tool named after what the caller made up', async () => {
     await expect(
       mcp.callTool({ name: 'no_such_tool', arguments: {} }),
     ).rejects.toThrow(/-32602/);
@@ -152,7 +151,7 @@ describe('spans', () => {
       'client.address': '127.0.0.1',
       'mcp.protocol.version': version,
       'jsonrpc.request.id': expect.stringMatching(/^\d+$/),
-      'error.type': '-32602',
+      'error.type': 'PROTOCOLS_NOTFOUND_002',
       'rpc.response.status_code': '-32602',
     });
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
@@ -254,7 +253,7 @@ describe('metrics', () => {
           attributes: {
             ...base,
             'gen_ai.tool.name': 'notes_get',
-            'error.type': 'tool_error',
+            'error.type': 'BUSINESS_NOTFOUND_001',
           },
           count: 2,
           boundaries: buckets,
@@ -359,7 +358,7 @@ describe('audit events', () => {
         tenant: null,
         tool: 'no_such_tool',
         operationId: null,
-        outcome: '-32602',
+        outcome: 'PROTOCOLS_NOTFOUND_002',
         carrier: 'http',
         correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       }),

@@ -194,7 +194,11 @@ export class RequestTelemetry {
     const seconds = (performance.now() - this.started) / 1000;
     const error = response && 'error' in response ? response.error : undefined;
     const rpcCode = error ? String(error.code) : undefined;
-    const errorType = rpcCode ?? (this.failureCode ? 'tool_error' : undefined);
+    // The catalogue's failure code: the operation's for an `isError`
+    // result, the protocol error's `error.data.code` for a protocol error.
+    // A fixed list, more telling than the conventions' `tool_error` or
+    // `-32602` (which stays in `rpc.response.status_code`).
+    const errorType = error ? error.data.code : this.failureCode;
     const version =
       this.request.method === 'initialize' && response && 'result' in response
         ? (response.result as { protocolVersion?: string }).protocolVersion
@@ -208,9 +212,6 @@ export class RequestTelemetry {
     const { span } = this;
     if (span) {
       span.setAttributes(outcome);
-      if (this.failureCode) {
-        span.setAttribute('nestops.failure.code', this.failureCode);
-      }
       if (
         principalId !== undefined &&
         this.owner.settings.telemetry.recordPrincipal
@@ -230,7 +231,7 @@ export class RequestTelemetry {
     if (this.request.method !== 'tools/call') {
       return;
     }
-    const result = rpcCode ?? this.failureCode ?? 'ok';
+    const result = errorType ?? 'ok';
     this.otel?.calls?.add(1, {
       ...optional('gen_ai.tool.name', this.tool),
       'nestops.call.outcome': result,

@@ -120,26 +120,40 @@ beforeAll(async () => {
 
 afterAll(() => moduleRef?.close());
 
-/** Runs a stdio session over `lines`; its answers once stdin ends. */
+/**
+ * Runs a stdio session over `lines` (requests), each sent once the one
+ * before is answered, as a client does after `initialize`; their answers.
+ */
 async function session(lines: readonly object[]): Promise<unknown[]> {
   const input = new PassThrough();
   const written: string[] = [];
+  let wake = (): void => undefined;
   const running = new McpStdioSession(moduleRef.get(McpDispatcher), {
     input,
-    output: { write: (text: string) => void written.push(text) },
+    output: {
+      write: (text: string) => {
+        written.push(text);
+        wake();
+      },
+    },
     caller: { headers: { authorization: 'Bearer stdio-secret' } },
     maxMessageSize: 1 << 20,
   }).run();
-  for (const line of lines) {
+  const answers = () =>
+    written
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
+  for (const [index, line] of lines.entries()) {
     input.write(`${JSON.stringify(line)}\n`);
+    while (answers().length <= index) {
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
   }
   input.end();
   await running;
-  return written
-    .join('')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as unknown);
+  return answers();
 }
 
 it('a call on stdio: one span (pipe, the principal opted in), the handler under it, one value, one audit line', async () => {
@@ -182,6 +196,7 @@ it('a call on stdio: one span (pipe, the principal opted in), the handler under 
     'gen_ai.tool.name': 'echo_say',
     'gen_ai.operation.name': 'execute_tool',
     'network.transport': 'pipe',
+    'mcp.protocol.version': '2025-06-18',
     'jsonrpc.request.id': 'call-2',
     'nestops.operation.id': 'echo.say',
     'enduser.id': 'agent-3',
@@ -223,6 +238,7 @@ it('a call on stdio: one span (pipe, the principal opted in), the handler under 
         'gen_ai.tool.name': 'echo_say',
         'gen_ai.operation.name': 'execute_tool',
         'network.transport': 'pipe',
+        'mcp.protocol.version': '2025-06-18',
       },
       1,
     ],
@@ -240,7 +256,7 @@ it('a call on stdio: one span (pipe, the principal opted in), the handler under 
     durationMs: expect.any(Number),
     correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     carrier: 'stdio',
-    protocolVersion: null,
+    protocolVersion: '2025-06-18',
     arguments: { text: 'hi' },
   });
   expect(log.lines[0]).not.toContain('stdio-secret');

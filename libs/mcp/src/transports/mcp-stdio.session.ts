@@ -5,10 +5,12 @@ import type { McpCallerContext } from '../mcp-caller.context.js';
 import type { McpDispatcher } from '../mcp.dispatcher.js';
 import { answerText } from '../protocol/answer.writer.js';
 import { CarrierCancel } from './carrier-cancel.js';
-import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
+import { isRecord } from '../json-rpc/json-rpc-envelope.js';
+import type { JsonRpcId, JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import {
   cancelledRequestId,
   classifyMessage,
+  type McpMessage,
 } from '../protocol/mcp-message.js';
 
 /** Where a stdio session writes: a stream's `write`, and its `drain` if it has one. */
@@ -80,8 +82,12 @@ export class McpStdioSession {
   /** The `tools/call` requests under way, by id: what a cancellation aborts. */
   private readonly cancels = new Map<JsonRpcId, CarrierCancel>();
   private readonly maxInFlight: number;
-  /** Every call's caller: the options', with the session's log level. */
-  private readonly caller: McpCallerContext;
+  /**
+   * Every call's caller: the options', with the session's log level, and
+   * once `initialize` is answered, the version it agreed as the
+   * `mcp-protocol-version` header (where an HTTP client sends it).
+   */
+  private caller: McpCallerContext;
   /** Chunks read and not yet taken, the first one from `at` on. */
   private readonly unread: Buffer[] = [];
   private at = 0;
@@ -230,12 +236,30 @@ export class McpStdioSession {
       stream.open = false;
       // A cancelled request is not answered.
       if (response !== undefined && !cancel?.aborted) {
+        this.agreed(classified, response);
         this.write(response);
       }
     } finally {
       if (cancel) {
         this.cancels.delete(id as JsonRpcId);
       }
+    }
+  }
+
+  /** Keeps the version an answered `initialize` agreed (see `caller`). */
+  private agreed(message: McpMessage, response: JsonRpcResponse): void {
+    const version =
+      message.kind === 'request' &&
+      message.method === 'initialize' &&
+      'result' in response &&
+      isRecord(response.result)
+        ? response.result.protocolVersion
+        : undefined;
+    if (typeof version === 'string') {
+      this.caller = {
+        ...this.caller,
+        headers: { ...this.caller.headers, 'mcp-protocol-version': version },
+      };
     }
   }
 
