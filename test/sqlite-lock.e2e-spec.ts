@@ -200,3 +200,31 @@ describe('SQLite locked by another connection', () => {
     ).toMatchObject({ timeout: 5000 });
   });
 });
+
+describe('SQLite locked past SQLITE_BUSY_TIMEOUT_MS, over REST', () => {
+  it('answers POST /orders 503 with the retryable failure text, not 500; nothing written', async () => {
+    const sample = await startSampleApp('sqlite', {
+      env: { SQLITE_BUSY_TIMEOUT_MS: '300' },
+    });
+    const other = openOther(sample.dataSource.options.database as string);
+    try {
+      other.exec('BEGIN EXCLUSIVE');
+      const rest = await fetch(`${sample.baseUrl}/orders`, {
+        method: 'POST',
+        headers: { ...ALICE, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'rest gave up', amount: 5 }),
+      }).finally(() => other.exec('COMMIT'));
+      expect(rest.status).toBe(503);
+      expect(await rest.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message:
+          'INTERNAL_UNAVAILABLE_002: The database stayed locked by another connection for 0.3 s; retry later.',
+      });
+      expect(ordersNamed(other, 'rest gave up')).toBe(0);
+    } finally {
+      other.close();
+      await sample.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
-import { OperationException } from '@nestops/operations';
+import { ServiceUnavailableException } from '@nestjs/common';
+import { formatFailure, OperationException } from '@nestops/operations';
 import { ClsServiceManager } from 'nestjs-cls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, QueryRunner } from 'typeorm';
@@ -42,7 +43,8 @@ export function isDatabaseBusy(error: unknown): boolean {
  * 0 and the statement that finds the database locked is run again after a
  * pause (2 ms, doubled up to 50 ms) until it gets the lock, while the rest
  * of the app runs: as long as the data source's `timeout` (better-sqlite3's
- * busy timeout, default 5 s), then `INTERNAL_UNAVAILABLE_002`, retryable;
+ * busy timeout, default 5 s), then `INTERNAL_UNAVAILABLE_002`, retryable
+ * (outside operation calls, a REST request, a `503` with that text);
  * within an operation call, only until the call ends (its deadline or its
  * cancellation, whose answer stands). A statement that found the database
  * locked did nothing, so running it again is what SQLite's own busy handler
@@ -76,9 +78,7 @@ export function waitForLocksAsynchronously(dataSource: DataSource): void {
         }
         const waited = performance.now() - started;
         if (waited >= limitMs) {
-          throw new OperationException('INTERNAL_UNAVAILABLE_002', {
-            seconds: limitMs / 1000,
-          });
+          throw stillLocked(limitMs);
         }
         await sleep(Math.min(pause, limitMs - waited));
         pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
@@ -87,11 +87,30 @@ export function waitForLocksAsynchronously(dataSource: DataSource): void {
   }) as QueryRunner['query'];
 }
 
+/**
+ * The failure of a statement that waited `limitMs` for the lock in vain:
+ * in an operation call, `INTERNAL_UNAVAILABLE_002`; elsewhere (a REST
+ * request), a `503 Service Unavailable` whose message is that failure's
+ * text, where Nest would answer any other error with `500`.
+ */
+function stillLocked(limitMs: number): Error {
+  const exception = new OperationException('INTERNAL_UNAVAILABLE_002', {
+    seconds: limitMs / 1000,
+  });
+  return callState() === undefined
+    ? new ServiceUnavailableException(formatFailure(exception.failure))
+    : exception;
+}
+
+/** The operation call of the current CLS context, if any. */
+function callState(): CallState | undefined {
+  const cls = ClsServiceManager.getClsService();
+  return cls.isActive()
+    ? cls.get<CallState | undefined>(CALL_STATE)
+    : undefined;
+}
+
 /** Whether the operation call of the current CLS context, if any, has ended. */
 function callEnded(): boolean {
-  const cls = ClsServiceManager.getClsService();
-  return (
-    cls.isActive() &&
-    (cls.get<CallState | undefined>(CALL_STATE)?.ended() ?? false)
-  );
+  return callState()?.ended() ?? false;
 }
