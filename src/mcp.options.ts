@@ -1,5 +1,6 @@
 import type { McpModuleOptions } from '@nestops/mcp';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { MCP_SERVER } from './mcp.server';
 
 /**
  * The sample's MCP options, from its environment:
@@ -23,7 +24,7 @@ export function mcpOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): McpModuleOptions {
   const options: McpModuleOptions = {
-    instructions: 'Order desk',
+    ...MCP_SERVER,
     authGuard: ApiKeyGuard,
     readinessPath: '/ready',
     shutdownDrainDelay:

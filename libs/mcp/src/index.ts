@@ -43,5 +43,9 @@ export {
 } from './mcp.constants.js';
 export { runCli } from './cli/mcp-cli.js';
 export { CLI_EXIT } from './cli/cli-exit.js';
-export type { McpCliOptions } from './cli/mcp-cli-options.interface.js';
+export type {
+  McpAppLoader,
+  McpCliOptions,
+  McpCliServerOptions,
+} from './cli/mcp-cli-options.interface.js';
 export type { AppSetup } from '@nestops/operations';

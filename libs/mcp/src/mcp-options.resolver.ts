@@ -4,9 +4,8 @@ import type { McpModuleOptions } from './interfaces/mcp-module-options.interface
 import {
   DEFAULT_MAX_BODY_SIZE,
   DEFAULT_MCP_PATH,
-  DEFAULT_SERVER_NAME,
-  DEFAULT_SERVER_VERSION,
 } from './mcp.constants.js';
+import { greetingSettings } from './mcp-server-identity.js';
 import {
   type McpOAuthSettings,
   resolveOAuthOptions,
@@ -193,11 +192,7 @@ export function resolveMcpOptions(
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
   return Object.freeze({
-    serverName:
-      options.serverName ?? defaults.serverName ?? DEFAULT_SERVER_NAME,
-    serverVersion:
-      options.serverVersion ?? defaults.serverVersion ?? DEFAULT_SERVER_VERSION,
-    instructions: options.instructions || undefined,
+    ...greetingSettings(options, defaults),
     path,
     tools: Object.freeze({ ...tools }),
     allowedOrigins: origins && Object.freeze([...origins]),
@@ -208,7 +203,6 @@ export function resolveMcpOptions(
     shutdownDrainDelay: drainDelay ?? 0,
     readinessPath: ready,
     inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
-    cacheTtl: ttl,
     oauth,
     toolListPerCaller: perCaller === true,
     telemetry,

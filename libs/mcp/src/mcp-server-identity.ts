@@ -1,6 +1,12 @@
 import type { DynamicModule, Provider } from '@nestjs/common';
 import { readAppPackage } from './app-package.reader.js';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import type { McpServerDefaults } from './mcp-options.resolver.js';
+import {
+  DEFAULT_SERVER_NAME,
+  DEFAULT_SERVER_VERSION,
+} from './mcp.constants.js';
+import type { McpGreetingSettings } from './protocol/greeting.js';
 
 /** The file of the app's code that configured McpModule (`forRoot` / `forRootAsync`). */
 export const MCP_APP_SOURCE = Symbol('MCP_APP_SOURCE');
@@ -28,5 +34,27 @@ export function serverDefaults(
   return {
     serverName: hostName ?? app.name,
     serverVersion: app.version,
+  };
+}
+
+/**
+ * What the greetings depend on, from McpModule's options (or `runCli`'s
+ * `server`, which must say the same) with `defaults` where they leave the
+ * name and version out.
+ */
+export function greetingSettings(
+  options: Pick<
+    McpModuleOptions,
+    'serverName' | 'serverVersion' | 'instructions' | 'cacheTtl'
+  >,
+  defaults: McpServerDefaults,
+): McpGreetingSettings {
+  return {
+    serverName:
+      options.serverName ?? defaults.serverName ?? DEFAULT_SERVER_NAME,
+    serverVersion:
+      options.serverVersion ?? defaults.serverVersion ?? DEFAULT_SERVER_VERSION,
+    instructions: options.instructions || undefined,
+    cacheTtl: options.cacheTtl,
   };
 }

@@ -25,30 +25,63 @@ export class CliAppRunner {
   ) {}
 
   /** Boots the app with stdout kept for the command's output, runs `command`, closes the app. */
-  async run(command: AppCommand): Promise<void> {
+  run(command: AppCommand): Promise<void> {
+    return this.runLazily(async (start, out) => command(await start(), out));
+  }
+
+  /**
+   * Runs `command` with stdout kept for its output, and the app booted when
+   * the command calls `start` (once; later calls share the boot); then
+   * closes the app if it started. A failed boot is written on stderr once,
+   * and the run ends with `CLI_EXIT.software`, whatever the command does
+   * with the rejection.
+   */
+  async runLazily(command: LazyAppCommand): Promise<void> {
     const out = claimStdout();
-    let app: INestApplicationContext | undefined;
+    let boot: Promise<INestApplicationContext> | undefined;
+    const start = () =>
+      (boot ??= this.start().then(
+        (app) => {
+          flushCompileCache();
+          return app;
+        },
+        (error: unknown) => {
+          process.stderr.write(
+            `${this.name}: the application did not start: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+          throw new StartFailure(error);
+        },
+      ));
     try {
-      try {
-        app = await this.start();
-        flushCompileCache();
-      } catch (error) {
-        process.stderr.write(
-          `${this.name}: the application did not start: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
-        this.code = CLI_EXIT.software;
-        return;
-      }
-      this.code = await command(app, out);
+      this.code = await command(start, out);
     } catch (error) {
-      process.stderr.write(
-        `${this.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
+      if (!(error instanceof StartFailure)) {
+        process.stderr.write(
+          `${this.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
+      }
       this.code = CLI_EXIT.software;
     } finally {
-      await app?.close();
+      await boot?.then(
+        (app) => app.close(),
+        () => undefined,
+      );
       out.restore();
     }
+  }
+}
+
+/** A command's work that boots the app when it needs it (`start`); resolves to its exit code. */
+export type LazyAppCommand = (
+  start: () => Promise<INestApplicationContext>,
+  out: ProtocolOutput,
+) => Promise<number>;
+
+/** The app did not start: already written on stderr. */
+export class StartFailure extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'StartFailure';
   }
 }
 

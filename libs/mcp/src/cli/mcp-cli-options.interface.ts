@@ -1,5 +1,23 @@
-import type { INestApplication } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { AppSetup } from '@nestops/operations';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+
+/**
+ * The app's root module, loaded when a command needs it: an arrow or async
+ * function (one with no `prototype`, which a module class always has), e.g.
+ * `() => import('./app.module.js').then((m) => m.AppModule)`.
+ */
+export type McpAppLoader = () => Promise<Type<unknown> | DynamicModule>;
+
+/**
+ * What McpModule's options say of the server's greeting (`initialize`,
+ * `server/discover`), told to `runCli` so that the `mcp` command answers
+ * it before the app has loaded.
+ */
+export type McpCliServerOptions = Pick<
+  McpModuleOptions,
+  'serverName' | 'serverVersion' | 'instructions' | 'cacheTtl'
+>;
 
 /** How `runCli` runs. */
 export interface McpCliOptions<A extends INestApplication = INestApplication> {
@@ -19,6 +37,18 @@ export interface McpCliOptions<A extends INestApplication = INestApplication> {
    * on the application does not apply.
    */
   readonly setup?: AppSetup<A>;
+  /**
+   * With the app given as a loader (`McpAppLoader`): the `mcp` command
+   * answers `initialize` and `server/discover` from these and `name`
+   * before the app has loaded, and loads it once the first is answered.
+   * They must be what McpModule's options say (where those leave the name
+   * and version out: `name`, then the `name` and `version` of the
+   * `package.json` above the main script); once the app has started the
+   * command compares the two greetings, and a difference ends it on stderr
+   * with exit code 70. Messages other than the greetings wait for the app
+   * and are served in order.
+   */
+  readonly server?: McpCliServerOptions;
   /** The command line, without `node` and the script. Default: `process.argv.slice(2)`. */
   readonly argv?: readonly string[];
   /** Exit the process with the command's exit code once it is done. Default: true. */

@@ -1,6 +1,9 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { CliProgram } from './cli-program.js';
-import type { McpCliOptions } from './mcp-cli-options.interface.js';
+import type {
+  McpAppLoader,
+  McpCliOptions,
+} from './mcp-cli-options.interface.js';
 
 /**
  * The command line of a Nest application that imports `McpModule`: boots
@@ -31,14 +34,33 @@ import type { McpCliOptions } from './mcp-cli-options.interface.js';
  * void runCli(AppModule, { name: 'order-desk', setup: setupApp });
  * ```
  *
+ * Given a loader of the root module instead (`McpAppLoader`), and imported
+ * from `@nestops/mcp/cli`, the program loads the app, Nest and the rest of
+ * the library only when a command boots the app, and `mcp` answers
+ * `initialize` and `server/discover` before that (from `server` and
+ * `name`), so that a client's first answer comes within a few tens of
+ * milliseconds of Node's own start; `setup` can load its code the same way:
+ *
+ * ```ts
+ * // src/cli.ts
+ * import { runCli } from '@nestops/mcp/cli';
+ *
+ * void runCli(() => import('./app.module.js').then((m) => m.AppModule), {
+ *   name: 'order-desk',
+ *   server: { instructions: 'Order desk' }, // as McpModule's options say
+ *   setup: (app) => import('./app.setup.js').then((m) => m.setupApp(app)),
+ * });
+ * ```
+ *
+ * @param app the root module, or an arrow or async function that loads it.
  * @returns the exit code (the process exits with it unless `exit: false`).
  * @publicApi
  */
 export async function runCli<A extends INestApplication = INestApplication>(
-  rootModule: Type<unknown> | DynamicModule,
+  app: Type<unknown> | DynamicModule | McpAppLoader,
   options: McpCliOptions<A> = {},
 ): Promise<number> {
-  const code = await new CliProgram(rootModule, options).run(
+  const code = await new CliProgram(app, options).run(
     options.argv ?? process.argv.slice(2),
   );
   if (options.exit !== false) {

@@ -3,12 +3,9 @@ import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import {
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '../mcp.constants.js';
 import type { McpRequest } from './mcp-message.js';
 import { setLogLevel } from './call-notifications.js';
+import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
 import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
@@ -34,7 +31,10 @@ export class LegacyEraHandler {
   ): unknown {
     switch (request.method) {
       case 'initialize':
-        return this.initialize(request.params.protocolVersion);
+        return initializeResult(
+          this.settings,
+          request.params.protocolVersion,
+        );
       case 'ping':
         return {};
       case 'tools/list':
@@ -53,19 +53,5 @@ export class LegacyEraHandler {
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
-  }
-
-  private initialize(requested: unknown): unknown {
-    const { serverName, serverVersion, instructions } = this.settings;
-    return {
-      protocolVersion:
-        typeof requested === 'string' &&
-        SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
-          ? requested
-          : LATEST_PROTOCOL_VERSION,
-      capabilities: { tools: { listChanged: false }, logging: {} },
-      serverInfo: { name: serverName, version: serverVersion },
-      ...(instructions ? { instructions } : {}),
-    };
   }
 }

@@ -3,8 +3,7 @@ import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import { SPOKEN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
-import { McpAnswerWriter } from './answer.writer.js';
+import { discoverResult } from './greeting.js';
 import type { McpRequest } from './mcp-message.js';
 import { McpTools } from './mcp-tools.js';
 import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
@@ -21,7 +20,6 @@ export class ModernEraHandler {
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly tools: McpTools,
-    private readonly writer: McpAnswerWriter,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -33,7 +31,7 @@ export class ModernEraHandler {
   ): unknown {
     switch (request.method) {
       case 'server/discover':
-        return this.discover();
+        return discoverResult(this.settings);
       case 'tools/list':
         return this.tools.list('modern', caller);
       case 'tools/call':
@@ -48,16 +46,5 @@ export class ModernEraHandler {
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }
-  }
-
-  private discover(): object {
-    const { instructions } = this.settings;
-    return this.writer.modern({
-      supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
-      capabilities: { tools: { listChanged: false }, logging: {} },
-      ...(instructions ? { instructions } : {}),
-      // Nothing in it depends on who asks.
-      ...this.writer.cacheHints(true),
-    });
   }
 }

@@ -1,4 +1,5 @@
-import { LOG_LEVELS, type LogLevel } from '@nestops/operations';
+import type * as Operations from '@nestops/operations';
+import type { LogLevel } from '@nestops/operations';
 import {
   MODERN_PROTOCOL_VERSIONS,
   SPOKEN_PROTOCOL_VERSIONS,
@@ -23,11 +24,22 @@ export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
 /** The log levels a request may ask for (RFC 5424 severities). */
-const LOG_LEVEL_NAMES: ReadonlySet<string> = new Set(LOG_LEVELS);
+let logLevelNames: ReadonlySet<string> | undefined;
+
+/**
+ * The operations library's log levels, loaded when first needed: classifying
+ * a message (what the stdio host does before the app has loaded, to answer
+ * `initialize` at once) loads nothing else of that library.
+ */
+function logLevels(): readonly LogLevel[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('@nestops/operations') as typeof Operations).LOG_LEVELS;
+}
 
 /** Whether `value` names one of MCP's log levels. */
 export function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === 'string' && LOG_LEVEL_NAMES.has(value);
+  logLevelNames ??= new Set(logLevels());
+  return typeof value === 'string' && logLevelNames.has(value);
 }
 
 /** What a valid 2026 request's `_meta` says about it. */
@@ -83,7 +95,7 @@ export function readRequestMeta(
   const logLevel = meta[LOG_LEVEL_META];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
     throw McpProtocolError.invalidRequestMeta(
-      `"${LOG_LEVEL_META}" must be one of ${LOG_LEVELS.join(', ')}`,
+      `"${LOG_LEVEL_META}" must be one of ${logLevels().join(', ')}`,
     );
   }
   if (!MODERN_PROTOCOL_VERSIONS.includes(version)) {

@@ -2,11 +2,20 @@ import type { Readable } from 'node:stream';
 import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
+import { DEFAULT_MAX_BODY_SIZE } from '../mcp.constants.js';
 import type { McpDispatcher } from '../mcp.dispatcher.js';
-import { answerText } from '../protocol/answer.writer.js';
+import { answerText } from '../protocol/answer-text.js';
+import {
+  greetingAnswer,
+  type McpGreetingSettings,
+} from '../protocol/greeting.js';
 import { CarrierCancel } from './carrier-cancel.js';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
-import type { JsonRpcId, JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
+import {
+  JSON_RPC_INTERNAL_ERROR,
+  type JsonRpcId,
+  type JsonRpcResponse,
+} from '../json-rpc/json-rpc.types.js';
 import {
   cancelledRequestId,
   classifyMessage,
@@ -21,21 +30,39 @@ export interface McpStdioOutput {
   once?(event: 'drain', listener: () => void): unknown;
 }
 
-/** How a stdio session reads, writes and calls. */
-export interface McpStdioSessionOptions {
-  /** One JSON-RPC message per line, decoded as UTF-8. */
-  readonly input: Readable;
-  /** Protocol messages only, one per line, pure ASCII. */
-  readonly output: McpStdioOutput;
+/** What serves a session's messages. */
+export interface McpStdioServer {
+  readonly dispatcher: McpDispatcher;
   /** The context of every call of the session (credentials, tenant, locale, timeout). */
   readonly caller: McpCallerContext;
   /** The longest line, in bytes; a longer one is refused and skipped. */
   readonly maxMessageSize: number;
+}
+
+/** Where a stdio session reads and writes. */
+export interface McpStdioStreams {
+  /** One JSON-RPC message per line, decoded as UTF-8. */
+  readonly input: Readable;
+  /** Protocol messages only, one per line, pure ASCII. */
+  readonly output: McpStdioOutput;
   /**
    * The most calls under way at once: at that many, no further line is
    * taken (reading pauses) until one finishes. Default 64.
    */
   readonly maxInFlight?: number;
+}
+
+/** How a stdio session reads, writes and calls. */
+export interface McpStdioSessionOptions
+  extends McpStdioStreams, Omit<McpStdioServer, 'dispatcher'> {}
+
+/** How a session that starts before its server reads, writes and greets. */
+export interface McpStdioStartOptions extends McpStdioStreams {
+  /**
+   * What `initialize` and `server/discover` are answered with while the
+   * server loads; without it, every message waits for the server.
+   */
+  readonly greeting?: McpGreetingSettings;
 }
 
 /**
@@ -76,6 +103,15 @@ const NEWLINE = 0x0a;
  * while the session works go out together, in order, as one write; while
  * the output's buffer is full (its `write` answered `false`) no further
  * line is taken, so what waits to be written stays bounded.
+ *
+ * A session made by `starting()` reads before its server exists: it answers
+ * the greetings (`initialize`, `server/discover`) itself, with the text the
+ * dispatcher writes, and starts loading the server once it has written one;
+ * the first other message (or a line longer than the default limit, or the
+ * input's end) waits for the server, and no line after it is taken until the
+ * server is there: then they are served in order as any other. If the server
+ * fails to load, the waiting request is answered with `-32603` and `run()`
+ * rejects with the cause.
  */
 export class McpStdioSession {
   private readonly inFlight = new Set<Promise<void>>();
@@ -103,19 +139,116 @@ export class McpStdioSession {
   private onEnd?: () => void;
   /** How every call's stream writes its lines: one function for the session. */
   private readonly writeLine = (message: object) => this.write(message);
+  /** What serves the messages; undefined while it loads. */
+  private dispatcher?: McpDispatcher;
+  /** The longest line taken (before the server is there: the default). */
+  private maxMessageSize: number;
+  /** What loads the server, until it has been called. */
+  private loader?: () => Promise<McpStdioServer>;
+  /** What the greetings are answered with before the server is there. */
+  private readonly greeting?: McpGreetingSettings;
+  /** Whether no line is taken until the server is there. */
+  private waiting = false;
+  /** The message that waits for the server, with its line's place in the order. */
+  private held?: { readonly message: unknown };
+  /** How `run()` fails when the server does not load. */
+  private fail?: (error: unknown) => void;
 
+  constructor(dispatcher: McpDispatcher, options: McpStdioSessionOptions);
+  /** @internal */
   constructor(
-    private readonly dispatcher: McpDispatcher,
-    private readonly options: McpStdioSessionOptions,
+    dispatcher: undefined,
+    options: McpStdioStartOptions,
+    loader: () => Promise<McpStdioServer>,
+  );
+  constructor(
+    dispatcher: McpDispatcher | undefined,
+    private readonly options: McpStdioSessionOptions | McpStdioStartOptions,
+    loader?: () => Promise<McpStdioServer>,
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
-    // The session keeps the level its client sets with `logging/setLevel`.
-    this.caller = { logging: { level: undefined }, ...options.caller };
+    this.dispatcher = dispatcher;
+    this.loader = loader;
+    if ('caller' in options) {
+      this.maxMessageSize = options.maxMessageSize;
+      this.caller = McpStdioSession.callerOf(options.caller);
+    } else {
+      this.maxMessageSize = DEFAULT_MAX_BODY_SIZE;
+      this.caller = McpStdioSession.callerOf({ headers: {} });
+      this.greeting = options.greeting;
+    }
+  }
+
+  /**
+   * A session that reads before its server exists: `load` is called once
+   * the first greeting has been answered, a message needs the server, or
+   * `startServer()` is called, whichever comes first.
+   */
+  static starting(
+    load: () => Promise<McpStdioServer>,
+    options: McpStdioStartOptions,
+  ): McpStdioSession {
+    return new McpStdioSession(undefined, options, load);
+  }
+
+  /** The session keeps the level its client sets with `logging/setLevel`. */
+  private static callerOf(caller: McpCallerContext): McpCallerContext {
+    return { logging: { level: undefined }, ...caller };
+  }
+
+  /** Starts loading the server now, unless it is loading or there already. */
+  startServer(): void {
+    const load = this.loader;
+    if (load === undefined) {
+      return;
+    }
+    this.loader = undefined;
+    load().then(
+      (server) => this.serverReady(server),
+      (error: unknown) => this.serverFailed(error),
+    );
+  }
+
+  private serverReady(server: McpStdioServer): void {
+    this.dispatcher = server.dispatcher;
+    this.maxMessageSize = server.maxMessageSize;
+    // The version an early `initialize` agreed stays the session's.
+    const version = this.caller.headers['mcp-protocol-version'];
+    this.caller = McpStdioSession.callerOf(server.caller);
+    if (version !== undefined) {
+      this.caller = McpStdioSession.withVersion(this.caller, version);
+    }
+    this.waiting = false;
+    const held = this.held;
+    this.held = undefined;
+    if (held) {
+      this.track(this.answer(held.message));
+    }
+    this.take();
+  }
+
+  private serverFailed(error: unknown): void {
+    const id = this.held && requestIdOf(this.held.message);
+    this.held = undefined;
+    if (id !== undefined) {
+      this.write({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: JSON_RPC_INTERNAL_ERROR,
+          message: `The server did not start: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      });
+    }
+    this.flush();
+    this.options.input.pause();
+    this.fail?.(error);
   }
 
   run(): Promise<void> {
     const { input } = this.options;
     return new Promise<void>((resolve, reject) => {
+      this.fail = reject;
       input.on('data', (chunk: Buffer | string) => {
         this.unread.push(
           typeof chunk === 'string' ? Buffer.from(chunk) : chunk,
@@ -140,10 +273,20 @@ export class McpStdioSession {
    */
   private take(): void {
     const { input } = this.options;
-    while (this.inFlight.size < this.maxInFlight && !this.blocked) {
+    while (
+      this.inFlight.size < this.maxInFlight &&
+      !this.blocked &&
+      !this.waiting
+    ) {
       const chunk = this.unread[0];
       if (chunk === undefined) {
         const end = this.onEnd;
+        if (end && this.dispatcher === undefined) {
+          // The input ended before the server was there: its last line and
+          // the end wait for it.
+          this.waitForServer();
+          break;
+        }
         this.onEnd = undefined;
         end?.();
         if (input.isPaused()) {
@@ -152,6 +295,15 @@ export class McpStdioSession {
         return;
       }
       const newline = chunk.indexOf(NEWLINE, this.at);
+      if (
+        this.dispatcher === undefined &&
+        this.bytes + (newline === -1 ? chunk.length : newline) - this.at >
+          this.maxMessageSize
+      ) {
+        // A line longer than the default limit waits for the server's own.
+        this.waitForServer();
+        break;
+      }
       if (newline === -1) {
         this.append(chunk, this.at, chunk.length);
         this.unread.shift();
@@ -170,7 +322,7 @@ export class McpStdioSession {
       return;
     }
     this.bytes += to - from;
-    if (this.bytes > this.options.maxMessageSize) {
+    if (this.bytes > this.maxMessageSize) {
       // The line is refused whatever follows: keep none of it.
       this.tooLong = true;
       this.pieces = [];
@@ -187,7 +339,7 @@ export class McpStdioSession {
     if (tooLong) {
       this.write(
         McpProtocolError.invalidRequest(
-          `a message is at most ${this.options.maxMessageSize} bytes`,
+          `a message is at most ${this.maxMessageSize} bytes`,
         ).toResponse(null),
       );
       return;
@@ -206,10 +358,41 @@ export class McpStdioSession {
       this.write(McpProtocolError.parse().toResponse(null));
       return;
     }
+    if (this.dispatcher === undefined) {
+      this.early(message);
+      return;
+    }
     this.track(this.answer(message));
   }
 
+  /**
+   * Before the server is there: a greeting is answered at once, and the
+   * server starts loading once that answer is out; any other message waits
+   * for the server, and no line after it is taken until then.
+   */
+  private early(message: unknown): void {
+    const classified = classifyMessage(message);
+    const answer = this.greeting && greetingAnswer(classified, this.greeting);
+    if (answer) {
+      this.agreed(classified, answer);
+      this.write(answer);
+      // Once this turn's lines are written: loading the app holds the event loop.
+      setImmediate(() => this.startServer());
+      return;
+    }
+    this.held = { message };
+    this.waitForServer();
+  }
+
+  /** No line is taken until the server is there; it starts loading if it was not. */
+  private waitForServer(): void {
+    this.waiting = true;
+    this.options.input.pause();
+    this.startServer();
+  }
+
   private async answer(message: unknown): Promise<void> {
+    const dispatcher = this.dispatcher as McpDispatcher;
     const cancelled = cancelledRequestId(message);
     if (cancelled !== undefined) {
       this.cancels.get(cancelled)?.cancel();
@@ -228,7 +411,7 @@ export class McpStdioSession {
     }
     const stream = new LineStream(this.writeLine, cancel);
     try {
-      const response = await this.dispatcher.serve(
+      const response = await dispatcher.serve(
         classified,
         cancel ? { ...this.caller, signal: cancel } : this.caller,
         stream,
@@ -256,11 +439,19 @@ export class McpStdioSession {
         ? response.result.protocolVersion
         : undefined;
     if (typeof version === 'string') {
-      this.caller = {
-        ...this.caller,
-        headers: { ...this.caller.headers, 'mcp-protocol-version': version },
-      };
+      this.caller = McpStdioSession.withVersion(this.caller, version);
     }
+  }
+
+  /** `caller` with `version` as its `mcp-protocol-version` header. */
+  private static withVersion(
+    caller: McpCallerContext,
+    version: string,
+  ): McpCallerContext {
+    return {
+      ...caller,
+      headers: { ...caller.headers, 'mcp-protocol-version': version },
+    };
   }
 
   private track(call: Promise<void>): void {
@@ -305,6 +496,12 @@ export class McpStdioSession {
       });
     }
   }
+}
+
+/** The id of a request, or undefined for any other message. */
+function requestIdOf(message: unknown): JsonRpcId | undefined {
+  const classified = classifyMessage(message);
+  return classified.kind === 'request' ? classified.id : undefined;
 }
 
 /** A call's response stream on stdio: its lines, until its answer or its cancellation. */

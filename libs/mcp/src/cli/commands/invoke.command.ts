@@ -1,9 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import {
-  type InvocationResult,
-  OperationInvoker,
-  OperationRefusedError,
-} from '@nestops/operations';
+import type { InvocationResult } from '@nestops/operations';
 import type { Command } from 'commander';
 import type { CliAppRunner } from '../cli-app.runner.js';
 import { CLI_EXIT } from '../cli-exit.js';
@@ -51,6 +47,8 @@ export class InvokeCommand implements CliCommand {
     options: ContextOptions,
   ): Promise<number> {
     const { name } = this.runner;
+    const { OperationInvoker, OperationRefusedError } =
+      await import('@nestops/operations');
     let result: InvocationResult;
     try {
       result = await app.get(OperationInvoker, { strict: false }).invoke(id, {

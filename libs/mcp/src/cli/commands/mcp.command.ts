@@ -1,26 +1,32 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { MCP_SETTINGS, type McpSettings } from '../../mcp-options.resolver.js';
-import { McpDispatcher } from '../../mcp.dispatcher.js';
-import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
-import { McpStdioSession } from '../../transports/mcp-stdio.session.js';
+import type { McpGreetingSettings } from '../../protocol/greeting.js';
 import {
-  McpAuthGuardRef,
-  OuterAuthenticator,
-} from '../../transports/outer-authenticator.js';
+  McpStdioSession,
+  type McpStdioServer,
+} from '../../transports/mcp-stdio.session.js';
 import type { CliAppRunner } from '../cli-app.runner.js';
 import { CLI_EXIT } from '../cli-exit.js';
-import {
-  type ContextOptions,
-  contextHeaders,
-  withContextOptions,
-} from '../cli-options.js';
-import type { ProtocolOutput } from '../protocol-output.js';
+import { type ContextOptions, withContextOptions } from '../cli-options.js';
 import type { CliCommand } from './cli-command.interface.js';
 
-/** `mcp`: an MCP server on stdin/stdout, one JSON-RPC message per line, until stdin closes. */
+/**
+ * How long the session waits for a first message before it loads the app
+ * anyway (a client that sends nothing at first then finds it loaded).
+ */
+const IDLE_START_MS = 100;
+
+/**
+ * `mcp`: an MCP server on stdin/stdout, one JSON-RPC message per line, until
+ * stdin closes. Given a greeting (runCli's loader form), it answers
+ * `initialize` and `server/discover` before the app has loaded; every other
+ * message waits for the app.
+ */
 export class McpCommand implements CliCommand {
-  constructor(private readonly runner: CliAppRunner) {}
+  constructor(
+    private readonly runner: CliAppRunner,
+    private readonly greeting?: McpGreetingSettings,
+  ) {}
 
   load(program: Command): void {
     withContextOptions(
@@ -30,42 +36,29 @@ export class McpCommand implements CliCommand {
           'Serve MCP on stdin/stdout, one JSON-RPC message per line, until stdin closes.',
         ),
     ).action((opts: ContextOptions) =>
-      this.runner.run((app, out) => this.mcp(app, out, opts)),
+      this.runner.runLazily(async (start, out) => {
+        const session = McpStdioSession.starting(
+          () => this.server(start, opts),
+          { input: process.stdin, output: out, greeting: this.greeting },
+        );
+        if (this.greeting === undefined) {
+          session.startServer();
+        } else {
+          setTimeout(() => session.startServer(), IDLE_START_MS).unref();
+        }
+        await session.run();
+        return CLI_EXIT.ok;
+      }),
     );
   }
 
-  private async mcp(
-    app: INestApplicationContext,
-    out: ProtocolOutput,
+  /** The app's dispatcher and the context of the session's calls, once the app has started. */
+  private async server(
+    start: () => Promise<INestApplicationContext>,
     options: ContextOptions,
-  ): Promise<number> {
-    const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
-    app.get(McpToolCatalogue, { strict: false }).prepare();
-    const headers = contextHeaders(options);
-    const session = new McpStdioSession(
-      app.get(McpDispatcher, { strict: false }),
-      {
-        input: process.stdin,
-        output: out,
-        caller: {
-          headers,
-          // Under toolListPerCaller, the list is that of the principal the
-          // module's authGuard makes of --authorization, as at the HTTP
-          // endpoint; each call is judged by its own guards either way.
-          principal: settings.toolListPerCaller
-            ? await new OuterAuthenticator(
-                await app.get(McpAuthGuardRef, { strict: false }).resolve(),
-                settings.serverName,
-                McpCommand,
-              ).principalOf(headers)
-            : undefined,
-          locale: options.locale,
-          timeout: options.timeout,
-        },
-        maxMessageSize: settings.maxBodySize,
-      },
-    );
-    await session.run();
-    return CLI_EXIT.ok;
+  ): Promise<McpStdioServer> {
+    const app = await start();
+    const { stdioServer } = await import('./mcp-stdio.server.js');
+    return stdioServer(app, options, this.greeting, this.runner.name);
   }
 }

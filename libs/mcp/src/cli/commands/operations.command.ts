@@ -1,10 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import {
-  type OperationDefinition,
-  OperationRegistry,
-} from '@nestops/operations';
+import type { OperationDefinition } from '@nestops/operations';
 import type { Command } from 'commander';
-import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import type { CliAppRunner } from '../cli-app.runner.js';
 import { CLI_EXIT } from '../cli-exit.js';
 import type { ProtocolOutput } from '../protocol-output.js';
@@ -26,11 +22,15 @@ export class OperationsCommand implements CliCommand {
       );
   }
 
-  private list(
+  private async list(
     app: INestApplicationContext,
     out: ProtocolOutput,
     json = false,
   ): Promise<number> {
+    const [{ OperationRegistry }, { McpToolCatalogue }] = await Promise.all([
+      import('@nestops/operations'),
+      import('../../tools/mcp-tool.catalogue.js'),
+    ]);
     const catalogue = app.get(McpToolCatalogue, { strict: false });
     const rows = app
       .get(OperationRegistry, { strict: false })
@@ -58,7 +58,7 @@ export class OperationsCommand implements CliCommand {
             ]),
           ]),
     );
-    return Promise.resolve(CLI_EXIT.ok);
+    return CLI_EXIT.ok;
   }
 }
 

@@ -1,0 +1,15 @@
+import { serverDefaults, greetingSettings } from '../mcp-server-identity.js';
+import type { McpGreetingSettings } from '../protocol/greeting.js';
+import type { McpCliServerOptions } from './mcp-cli-options.interface.js';
+
+/**
+ * The greeting the `mcp` command answers before the app has loaded: from
+ * `runCli`'s `server` and `name`, and the `package.json` above the main
+ * script, as McpModule would make it of the same options.
+ */
+export function earlyGreeting(
+  name: string | undefined,
+  server: McpCliServerOptions = {},
+): McpGreetingSettings {
+  return greetingSettings(server, serverDefaults(undefined, name));
+}

@@ -1,0 +1,79 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { MCP_SETTINGS, type McpSettings } from '../../mcp-options.resolver.js';
+import { McpDispatcher } from '../../mcp.dispatcher.js';
+import {
+  discoverResult,
+  initializeResult,
+  type McpGreetingSettings,
+} from '../../protocol/greeting.js';
+import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
+import type { McpStdioServer } from '../../transports/mcp-stdio.session.js';
+import {
+  McpAuthGuardRef,
+  OuterAuthenticator,
+} from '../../transports/outer-authenticator.js';
+import { StartFailure } from '../cli-app.runner.js';
+import { type ContextOptions, contextHeaders } from '../cli-options.js';
+import { McpCommand } from './mcp.command.js';
+
+/**
+ * What serves the `mcp` command's session in the started app: its
+ * dispatcher, the context of every call, its longest line. `greeting`, what
+ * the session answered before the app had loaded, must be what the app
+ * answers: otherwise the command ends, naming both (on stderr).
+ */
+export async function stdioServer(
+  app: INestApplicationContext,
+  options: ContextOptions,
+  greeting: McpGreetingSettings | undefined,
+  name: string,
+): Promise<McpStdioServer> {
+  const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
+  if (greeting !== undefined) {
+    checkGreeting(greeting, settings, name);
+  }
+  app.get(McpToolCatalogue, { strict: false }).prepare();
+  const headers = contextHeaders(options);
+  return {
+    dispatcher: app.get(McpDispatcher, { strict: false }),
+    caller: {
+      headers,
+      // Under toolListPerCaller, the list is that of the principal the
+      // module's authGuard makes of --authorization, as at the HTTP
+      // endpoint; each call is judged by its own guards either way.
+      principal: settings.toolListPerCaller
+        ? await new OuterAuthenticator(
+            await app.get(McpAuthGuardRef, { strict: false }).resolve(),
+            settings.serverName,
+            McpCommand,
+          ).principalOf(headers)
+        : undefined,
+      locale: options.locale,
+      timeout: options.timeout,
+    },
+    maxMessageSize: settings.maxBodySize,
+  };
+}
+
+/** Throws, on stderr, when the early greeting is not what the app answers. */
+function checkGreeting(
+  early: McpGreetingSettings,
+  settings: McpSettings,
+  name: string,
+): void {
+  const text = (s: McpGreetingSettings) =>
+    JSON.stringify([initializeResult(s, undefined), discoverResult(s)]);
+  if (text(early) === text(settings)) {
+    return;
+  }
+  const fields = (s: McpGreetingSettings) =>
+    JSON.stringify({
+      serverName: s.serverName,
+      serverVersion: s.serverVersion,
+      instructions: s.instructions,
+      cacheTtl: s.cacheTtl,
+    });
+  const message = `runCli's server options answered initialize and server/discover before the app had loaded with ${fields(early)}, but McpModule's options say ${fields(settings)}: give runCli's server the values of McpModule's options`;
+  process.stderr.write(`${name}: ${message}\n`);
+  throw new StartFailure(new Error(message));
+}

@@ -1,0 +1,114 @@
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
+import type { McpSettings } from '../mcp-options.resolver.js';
+import {
+  DEFAULT_CACHE_TTL,
+  LATEST_PROTOCOL_VERSION,
+  SPOKEN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../mcp.constants.js';
+import type { McpMessage } from './mcp-message.js';
+import { SERVER_INFO_META } from './protocol-era.js';
+
+// The answers that greet a client (`initialize`, `server/discover`) and the
+// 2026 members of every result: functions of the settings below alone, so
+// that the stdio host answers the greetings before the app has loaded, with
+// the very text the app's handlers write.
+
+/** What the greetings and the 2026 members of a result depend on. */
+export type McpGreetingSettings = Pick<
+  McpSettings,
+  'serverName' | 'serverVersion' | 'instructions' | 'cacheTtl'
+>;
+
+/** Fields every 2026 result carries. */
+export interface ModernResult {
+  readonly resultType: 'complete';
+  readonly _meta: Readonly<Record<string, unknown>>;
+}
+
+/** What the server always declares it can do. */
+const CAPABILITIES = Object.freeze({
+  tools: Object.freeze({ listChanged: false }),
+  logging: Object.freeze({}),
+});
+
+/** A 2026 result: `resultType: "complete"` and the server's name in `_meta`. */
+export function modernResult<T extends object>(
+  settings: McpGreetingSettings,
+  result: T,
+): ModernResult & T {
+  const { serverName, serverVersion } = settings;
+  return {
+    resultType: 'complete',
+    ...result,
+    _meta: {
+      [SERVER_INFO_META]: { name: serverName, version: serverVersion },
+    },
+  };
+}
+
+/**
+ * `ttlMs` and `cacheScope` of a cacheable 2026 result: `"public"` only
+ * when the answer is the same for every caller, else `"private"`.
+ */
+export function cacheHints(
+  settings: McpGreetingSettings,
+  sameForEveryone: boolean,
+) {
+  return {
+    ttlMs: settings.cacheTtl ?? DEFAULT_CACHE_TTL,
+    cacheScope: sameForEveryone ? ('public' as const) : ('private' as const),
+  };
+}
+
+/** The result of a 2025 `initialize` asking for `requested`. */
+export function initializeResult(
+  settings: McpGreetingSettings,
+  requested: unknown,
+): object {
+  const { serverName, serverVersion, instructions } = settings;
+  return {
+    protocolVersion:
+      typeof requested === 'string' &&
+      SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+        ? requested
+        : LATEST_PROTOCOL_VERSION,
+    capabilities: CAPABILITIES,
+    serverInfo: { name: serverName, version: serverVersion },
+    ...(instructions ? { instructions } : {}),
+  };
+}
+
+/** The result of a 2026 `server/discover`. */
+export function discoverResult(settings: McpGreetingSettings): object {
+  const { instructions } = settings;
+  return modernResult(settings, {
+    supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
+    capabilities: CAPABILITIES,
+    ...(instructions ? { instructions } : {}),
+    // Nothing in it depends on who asks.
+    ...cacheHints(settings, true),
+  });
+}
+
+/**
+ * The answer to `message` when it is a greeting (a 2025 `initialize`, a
+ * 2026 `server/discover`), as the dispatcher answers it; undefined for any
+ * other message.
+ */
+export function greetingAnswer(
+  message: McpMessage,
+  settings: McpGreetingSettings,
+): JsonRpcResponse | undefined {
+  if (message.kind !== 'request') {
+    return undefined;
+  }
+  if (message.era === 'legacy' && message.method === 'initialize') {
+    const result = initializeResult(settings, message.params.protocolVersion);
+    return { jsonrpc: '2.0', id: message.id, result };
+  }
+  if (message.era === 'modern' && message.method === 'server/discover') {
+    return { jsonrpc: '2.0', id: message.id, result: discoverResult(settings) };
+  }
+  return undefined;
+}
