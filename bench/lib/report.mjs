@@ -181,7 +181,7 @@ function stdioTable(stdio) {
 
 function otherLines(results) {
   const lines = [];
-  const first = results.stdio?.firstAnswer;
+  const first = results.stdio?.firstAnswer ?? results.stdioStart;
   if (first) {
     const b = first.breakdown;
     lines.push(
@@ -193,6 +193,9 @@ function otherLines(results) {
           )
           .join(', '),
       `stdio, where the host's start goes (median ms): Node itself ${int(b.node)}, loading the modules ${int(b.modules)}, ` +
+        (b.early
+          ? `the first answer ${int(b.answer)} later, before the app loads; then loading the app and `
+          : '') +
         `Nest's bootstrap before TypeORM ${int(b.nestBeforeTypeorm)}, TypeORM's initialize ${int(b.typeorm)}, ` +
         `migrations ${int(b.migrations)}, Nest's bootstrap after TypeORM and the first answer ${int(b.nestAfterTypeorm)}`,
     );

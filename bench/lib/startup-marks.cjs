@@ -20,13 +20,7 @@ const cpuAt = () => {
   return (user + system) / 1000;
 };
 
-function hookTypeorm(parent) {
-  let typeorm;
-  try {
-    typeorm = Module.createRequire(parent)('typeorm');
-  } catch {
-    return;
-  }
+function hookTypeorm(typeorm) {
   const proto = typeorm.DataSource.prototype;
   const wrap = (name, start, end) => {
     const original = proto[name];
@@ -43,16 +37,23 @@ function hookTypeorm(parent) {
   wrap('runMigrations', 'migrationsStart', 'migrationsEnd');
 }
 
+// TypeORM is hooked when the host loads it, not before: a host that loads
+// the app after its first answer must not load it earlier for the marks.
 const load = Module._load;
 Module._load = function (request, parent, isMain) {
-  if (!isMain) return load.apply(this, arguments);
-  Module._load = load;
-  try {
-    return load.apply(this, arguments);
-  } finally {
-    marks.modules = performance.now();
-    hookTypeorm(Module._resolveFilename(request, parent, isMain));
+  if (isMain) {
+    try {
+      return load.apply(this, arguments);
+    } finally {
+      marks.modules = performance.now();
+    }
   }
+  const loaded = load.apply(this, arguments);
+  if (request === 'typeorm' && marks.typeormLoaded === undefined) {
+    marks.typeormLoaded = performance.now();
+    hookTypeorm(loaded);
+  }
+  return loaded;
 };
 
 const write = process.stdout.write;

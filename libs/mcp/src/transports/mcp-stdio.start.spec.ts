@@ -1,0 +1,245 @@
+import { Injectable, Module } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { type InvocationContext, Operation } from '@nestops/operations';
+import { PassThrough } from 'node:stream';
+import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { McpDispatcher } from '../mcp.dispatcher.js';
+import { McpModule } from '../mcp.module.js';
+import { answerText } from '../protocol/answer-text.js';
+import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import {
+  asciiJson,
+  McpStdioSession,
+  type McpStdioServer,
+} from './mcp-stdio.session.js';
+
+@Injectable()
+class StartOperations {
+  /** Logs at `debug`: delivered only when the session's level allows it. */
+  @Operation({ id: 'start.note', readOnly: true })
+  note(_input: unknown, context: InvocationContext): { noted: true } {
+    context.log('debug', 'a debug note');
+    return { noted: true };
+  }
+}
+
+@Module({
+  imports: [
+    McpModule.forRoot({
+      serverName: 'start-spec',
+      serverVersion: '1.2.3',
+      instructions: 'Greets before it loads',
+      cacheTtl: 5000,
+      maxBodySize: 3 * 1024 * 1024,
+    }),
+  ],
+  providers: [StartOperations],
+})
+class StartModule {}
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const rpc = (id: number, method: string, params: object = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
+const GREETINGS = [
+  rpc(1, 'server/discover', { _meta: META }),
+  rpc(2, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'spec', version: '1' },
+  }),
+  rpc(3, 'initialize', {
+    protocolVersion: '1999-01-01',
+    capabilities: {},
+    clientInfo: { name: 'spec', version: '1' },
+  }),
+];
+
+/** A session started before its server, which the test hands over (or fails) when it wants. */
+class StartingHarness {
+  readonly input = new PassThrough();
+  readonly lines: string[] = [];
+  readonly done: Promise<void>;
+  loads = 0;
+  private give!: (server: McpStdioServer) => void;
+  private refuse!: (error: Error) => void;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(settings: McpSettings) {
+    const server = new Promise<McpStdioServer>((give, refuse) => {
+      this.give = give;
+      this.refuse = refuse;
+    });
+    const session = McpStdioSession.starting(
+      () => {
+        this.loads += 1;
+        return server;
+      },
+      {
+        input: this.input,
+        output: {
+          write: (text: string) => {
+            this.lines.push(...text.split('\n').filter(Boolean));
+            this.waiters.splice(0).forEach((wake) => wake());
+          },
+        },
+        greeting: settings,
+      },
+    );
+    this.done = session.run();
+  }
+
+  send(...messages: object[]): void {
+    this.input.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  }
+
+  serve(moduleRef: TestingModule, settings: McpSettings): void {
+    this.give({
+      dispatcher: moduleRef.get(McpDispatcher),
+      caller: { headers: {} },
+      maxMessageSize: settings.maxBodySize,
+    });
+  }
+
+  fail(error: Error): void {
+    this.refuse(error);
+  }
+
+  async until(count: number): Promise<void> {
+    while (this.lines.length < count) {
+      await new Promise<void>((wake) => this.waiters.push(wake));
+    }
+  }
+
+  /** The line answering `id`. */
+  line(id: number): string {
+    const found = this.lines.find(
+      (line) => (JSON.parse(line) as { id?: unknown }).id === id,
+    );
+    if (found === undefined) {
+      throw new Error(`no answer to ${id} in ${this.lines.join('\n')}`);
+    }
+    return found;
+  }
+}
+
+describe('McpStdioSession.starting (answers before the app has loaded)', () => {
+  let moduleRef: TestingModule;
+  let settings: McpSettings;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [StartModule],
+    }).compile();
+    await moduleRef.init();
+    moduleRef.get(McpToolCatalogue).prepare();
+    settings = moduleRef.get<McpSettings>(MCP_SETTINGS);
+  });
+
+  afterAll(() => moduleRef.close());
+
+  it('answers initialize and server/discover without the server, byte for byte as the dispatcher does', async () => {
+    const session = new StartingHarness(settings);
+    session.send(...GREETINGS);
+    await session.until(GREETINGS.length);
+    const dispatcher = moduleRef.get(McpDispatcher);
+    for (const message of GREETINGS) {
+      const full = await dispatcher.dispatch(message, { headers: {} });
+      expect(session.line(message.id)).toBe(
+        asciiJson(answerText(full as object)),
+      );
+    }
+    session.serve(moduleRef, settings);
+    session.input.end();
+    await session.done;
+  });
+
+  it('holds every other message until the server is there, then serves them all in order', async () => {
+    const session = new StartingHarness(settings);
+    session.send(
+      GREETINGS[1],
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      // Before the call: the level its log message needs.
+      rpc(4, 'logging/setLevel', { level: 'debug' }),
+      rpc(5, 'tools/list'),
+      rpc(6, 'ping'),
+      rpc(7, 'tools/call', { name: 'start_note', arguments: {} }),
+      GREETINGS[0],
+    );
+    await session.until(1);
+    // The greeting is out; the rest waits, and the server is loading.
+    await new Promise((settle) => setImmediate(settle));
+    expect(session.lines.map((line) => JSON.parse(line).id)).toEqual([2]);
+    expect(session.loads).toBe(1);
+    session.serve(moduleRef, settings);
+    await session.until(7);
+    session.input.end();
+    await session.done;
+    const messages = session.lines.map((line) => JSON.parse(line));
+    expect(messages.map((m) => m.id ?? m.method).sort()).toEqual(
+      [1, 2, 4, 5, 6, 7, 'notifications/message'].sort(),
+    );
+    expect(
+      (JSON.parse(session.line(5)).result.tools as { name: string }[]).map(
+        (tool) => tool.name,
+      ),
+    ).toEqual(['start_note']);
+    expect(JSON.parse(session.line(7)).result.structuredContent).toEqual({
+      noted: true,
+    });
+    // The level was set before the call ran: its debug note came through.
+    const note = messages.findIndex(
+      (m) => m.method === 'notifications/message',
+    );
+    expect(messages[note].params.data).toBe('a debug note');
+    expect(note).toBeLessThan(messages.findIndex((m) => m.id === 7));
+  });
+
+  it('takes a line longer than the default limit once the server says its own', async () => {
+    const session = new StartingHarness(settings);
+    const text = 'x'.repeat(2 * 1024 * 1024);
+    session.send(
+      rpc(8, 'tools/call', {
+        name: 'start_note',
+        arguments: {},
+        _meta: { text },
+      }),
+    );
+    // Nothing is refused while the server loads.
+    await new Promise((settle) => setImmediate(settle));
+    expect(session.lines).toEqual([]);
+    expect(session.loads).toBe(1);
+    session.serve(moduleRef, settings);
+    await session.until(1);
+    expect(JSON.parse(session.line(8)).result.structuredContent).toEqual({
+      noted: true,
+    });
+    session.input.end();
+    await session.done;
+  });
+
+  it('answers the waiting request with -32603 and fails when the server does not load', async () => {
+    const session = new StartingHarness(settings);
+    session.send(GREETINGS[1], rpc(9, 'tools/list'));
+    await session.until(1);
+    session.fail(new Error('no such module'));
+    await expect(session.done).rejects.toThrow('no such module');
+    expect(JSON.parse(session.line(2)).result.serverInfo.name).toBe(
+      'start-spec',
+    );
+    expect(JSON.parse(session.line(9))).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: {
+        code: -32603,
+        message: 'The server did not start: no such module',
+      },
+    });
+  });
+});
