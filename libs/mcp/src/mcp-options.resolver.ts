@@ -1,10 +1,7 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import { INPUT_LIMITS, type InputLimits } from '@nestops/operations';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import {
-  DEFAULT_MAX_BODY_SIZE,
-  DEFAULT_MCP_PATH,
-} from './mcp.constants.js';
+import { DEFAULT_MAX_BODY_SIZE, DEFAULT_MCP_PATH } from './mcp.constants.js';
 import { greetingSettings } from './mcp-server-identity.js';
 import {
   type McpOAuthSettings,

@@ -31,10 +31,7 @@ export class LegacyEraHandler {
   ): unknown {
     switch (request.method) {
       case 'initialize':
-        return initializeResult(
-          this.settings,
-          request.params.protocolVersion,
-        );
+        return initializeResult(this.settings, request.params.protocolVersion);
       case 'ping':
         return {};
       case 'tools/list':
