@@ -29,7 +29,7 @@ const PACKAGES = ['operations', 'mcp', 'typeorm'] as const;
 /** The entry points of each package's exports map. */
 const ENTRIES: Record<(typeof PACKAGES)[number], string[]> = {
   operations: ['.', './testing', './package.json'],
-  mcp: ['.', './testing', './package.json'],
+  mcp: ['.', './testing', './cli', './package.json'],
   typeorm: ['.', './package.json'],
 };
 
