@@ -148,6 +148,10 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     const session = new StartingHarness(settings);
     session.send(...GREETINGS);
     await session.until(GREETINGS.length);
+    // Loading the app holds the event loop: it starts once the answers are out.
+    expect(session.loads).toBe(0);
+    await new Promise((settle) => setImmediate(settle));
+    expect(session.loads).toBe(1);
     const dispatcher = moduleRef.get(McpDispatcher);
     for (const message of GREETINGS) {
       const full = await dispatcher.dispatch(message, { headers: {} });
