@@ -17,7 +17,9 @@
 //            the sample's stdio host (dist/src/cli.js mcp): spawn to its
 //            first answer against `node -e 0` in the same rounds, and where
 //            its start goes (BENCH_STDIO_BEFORE=<an earlier build's
-//            dist/src/cli.js> adds that build, for a before and after)
+//            dist/src/cli.js> adds that build, for a before and after;
+//            BENCH_STDIO_BEFORE_CACHE=1 gives it the compile cache)
+//   stdioStart  that start alone, without the pipelined calls
 //   memory   RSS after 1,000 and after 100,000 calls
 //   profile  CPU profiles of the library's call, list and startup (full run)
 //   legacy   bench/mcp-vs-rest.mjs, slow-readers.mjs, unit-of-work.mjs
@@ -760,7 +762,13 @@ async function firstAnswer() {
       id: 'before',
       label: `before (${relative(ROOT, process.env.BENCH_STDIO_BEFORE)})`,
       args: [process.env.BENCH_STDIO_BEFORE, 'mcp'],
-      env: { NODE_DISABLE_COMPILE_CACHE: '1' },
+      // NODE_COMPILE_CACHE alone turns the cache on: off for a build from
+      // before src/compile-cache.ts, unless BENCH_STDIO_BEFORE_CACHE=1 (a
+      // build that turns it on itself).
+      env:
+        process.env.BENCH_STDIO_BEFORE_CACHE === '1'
+          ? {}
+          : { NODE_DISABLE_COMPILE_CACHE: '1' },
     });
   // The database's migrations and the compile cache, once, unmeasured.
   if (MODE !== 'smoke')
