@@ -215,7 +215,7 @@ export class McpStdioSession {
     // The version an early `initialize` agreed stays the session's.
     const version = this.caller.headers['mcp-protocol-version'];
     this.caller = McpStdioSession.callerOf(server.caller);
-    if (version !== undefined) {
+    if (typeof version === 'string') {
       this.caller = McpStdioSession.withVersion(this.caller, version);
     }
     this.waiting = false;

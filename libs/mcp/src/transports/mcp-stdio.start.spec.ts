@@ -2,6 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { PassThrough } from 'node:stream';
+import type { McpCallerContext } from '../mcp-caller.context.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
 import { McpModule } from '../mcp.module.js';
@@ -99,9 +100,19 @@ class StartingHarness {
     this.input.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
   }
 
+  /** The headers of every message the server was given, in order. */
+  readonly served: McpCallerContext['headers'][] = [];
+
   serve(moduleRef: TestingModule, settings: McpSettings): void {
+    const dispatcher = moduleRef.get(McpDispatcher);
+    // The real dispatcher, noting the caller of each message it serves.
+    const noting = Object.create(dispatcher) as McpDispatcher;
+    noting.serve = (message, caller, stream) => {
+      this.served.push(caller.headers);
+      return dispatcher.serve(message, caller, stream);
+    };
     this.give({
-      dispatcher: moduleRef.get(McpDispatcher),
+      dispatcher: noting,
       caller: { headers: {} },
       maxMessageSize: settings.maxBodySize,
     });
@@ -197,6 +208,11 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     expect(JSON.parse(session.line(7)).result.structuredContent).toEqual({
       noted: true,
     });
+    // What the early initialize agreed is the session's version from then on.
+    expect(session.served.length).toBeGreaterThan(0);
+    for (const headers of session.served) {
+      expect(headers['mcp-protocol-version']).toBe('2025-06-18');
+    }
     // The level was set before the call ran: its debug note came through.
     const note = messages.findIndex(
       (m) => m.method === 'notifications/message',
