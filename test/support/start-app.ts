@@ -23,7 +23,7 @@ export type NestHttpApplication =
 
 /** A Nest app listening on 127.0.0.1 with an ephemeral port. */
 export interface RunningApp<
-  A extends NestHttpApplication = NestExpressApplication,
+  A extends NestHttpApplication = NestHttpApplication,
 > {
   readonly app: A;
   /** `http://127.0.0.1:<port>` */
@@ -44,7 +44,7 @@ export interface StartOptions<
   A extends NestHttpApplication = NestExpressApplication,
 > extends CreateOptions {
   /** What the app's `main.ts` does between creating and listening (global pipes, body parser...). */
-  readonly setup?: (app: A) => unknown;
+  setup?(app: A): unknown;
   /**
    * `false`: the HTTP server listens before Nest's `init()`, which the test
    * then runs itself (to see the app while it is still starting). Express
@@ -96,7 +96,7 @@ export async function createApp(
 export function startApp(
   module: Type | DynamicModule,
   options?: StartOptions & { on?: 'express' },
-): Promise<RunningApp>;
+): Promise<RunningApp<NestExpressApplication>>;
 export function startApp(
   module: Type | DynamicModule,
   options: StartOptions<NestHttpApplication>,
@@ -134,7 +134,9 @@ export async function startApp(
  * Starts an app with `start` before the tests of the enclosing `describe`
  * (or file) and closes it after them; the getter returns it while it runs.
  */
-export function useApp<T extends RunningApp<NestHttpApplication>>(start: () => Promise<T>): () => T {
+export function useApp<T extends RunningApp<NestHttpApplication>>(
+  start: () => Promise<T>,
+): () => T {
   let running: T | undefined;
   beforeAll(async () => {
     running = await start();
