@@ -18,6 +18,7 @@ NEST11=(
   @nestjs/common@11.2.10
   @nestjs/core@11.2.10
   @nestjs/platform-express@11.2.10
+  @nestjs/platform-fastify@11.2.8
   @nestjs/microservices@11.2.6
   @nestjs/testing@11.2.6
   @nestjs/typeorm@11.0.3

@@ -5,7 +5,13 @@ import { connect, type Socket } from 'node:net';
 import type { RpcBody } from './support/json-rpc-shapes';
 import { postMcpText } from './support/mcp-http';
 import { startSampleApp } from './support/sample-app';
-import { startApp, type RunningApp, useApp } from './support/start-app';
+import {
+  HTTP_ADAPTERS,
+  type NestHttpApplication,
+  startApp,
+  type RunningApp,
+  useApp,
+} from './support/start-app';
 
 /** Half a megabyte of text: each answer is about a megabyte. */
 const BULK = 'x'.repeat(512 * 1024);
@@ -32,12 +38,12 @@ function expectInvalidRequest(body: RpcBody): void {
   expect(body.error?.data.code).toBe('PROTOCOLS_VALIDATION_001');
 }
 
-describe('MCP HTTP ids, sample app', () => {
-  let running: RunningApp;
+describe.each(HTTP_ADAPTERS)('MCP HTTP ids, sample app on %s', (on) => {
+  let running: RunningApp<NestHttpApplication>;
   let baseUrl: string;
 
   beforeAll(async () => {
-    running = await startSampleApp();
+    running = await startSampleApp('sqlite', { on });
     baseUrl = running.baseUrl;
   });
   afterAll(() => running?.close());
@@ -97,87 +103,90 @@ describe('MCP HTTP ids, sample app', () => {
   });
 });
 
-describe('MCP HTTP back-pressure: a client that pipelines and does not read', () => {
-  const PIPELINED = 40;
-  const running = useApp(() =>
-    startApp(BulkModule, { logger: ['error', 'warn'] }),
-  );
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
-  function pipelinedReads(count: number): string {
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'bulk_read', arguments: {} },
-    });
-    const request =
-      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    return request.repeat(count);
-  }
-
-  /** Resolves once `read()` has not changed for `quietMs`. */
-  async function settled(read: () => number, quietMs = 500): Promise<number> {
-    let last = -1;
-    for (;;) {
-      const now = read();
-      if (now === last) {
-        return now;
-      }
-      last = now;
-      await new Promise((resolve) => setTimeout(resolve, quietMs));
-    }
-  }
-
-  /** Counts `200` status lines read from the socket until `expected` or its end. */
-  function countAnswers(socket: Socket, expected: number): Promise<number> {
-    return new Promise((resolve, reject) => {
-      let seen = 0;
-      let tail = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => {
-        const text = tail + chunk;
-        seen += text.match(/HTTP\/1\.1 200 OK\r\n/g)?.length ?? 0;
-        tail = text.slice(-16);
-        if (seen >= expected) {
-          resolve(seen);
-        }
-      });
-      socket.once('error', reject);
-      socket.once('close', () => resolve(seen));
-    });
-  }
-
-  it('handles its requests only as it reads the answers, then answers them all', async () => {
-    // Each tools/call served is one invocation.
-    const dispatch = vi.spyOn(running().app.get(OperationInvoker), 'invoke');
-    const socket = connect(
-      Number(new URL(running().baseUrl).port),
-      '127.0.0.1',
+describe.each(HTTP_ADAPTERS)(
+  'MCP HTTP back-pressure on %s: a client that pipelines and does not read',
+  (on) => {
+    const PIPELINED = 40;
+    const running = useApp(() =>
+      startApp(BulkModule, { logger: ['error', 'warn'], on }),
     );
-    socket.pause();
-    try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('error', reject);
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    function pipelinedReads(count: number): string {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'bulk_read', arguments: {} },
       });
-      socket.write(pipelinedReads(PIPELINED));
-
-      // Each answer is ~1 MB: what the kernel's socket buffers take aside
-      // (a few MB), the server holds one answer and handles nothing more.
-      const handled = await settled(() => dispatch.mock.calls.length);
-      expect(handled).toBeGreaterThan(0);
-      expect(handled).toBeLessThan(PIPELINED / 2);
-
-      const answered = countAnswers(socket, PIPELINED);
-      socket.resume();
-      expect(await answered).toBe(PIPELINED);
-      expect(dispatch).toHaveBeenCalledTimes(PIPELINED);
-    } finally {
-      socket.destroy();
+      const request =
+        'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      return request.repeat(count);
     }
-  });
-});
+
+    /** Resolves once `read()` has not changed for `quietMs`. */
+    async function settled(read: () => number, quietMs = 500): Promise<number> {
+      let last = -1;
+      for (;;) {
+        const now = read();
+        if (now === last) {
+          return now;
+        }
+        last = now;
+        await new Promise((resolve) => setTimeout(resolve, quietMs));
+      }
+    }
+
+    /** Counts `200` status lines read from the socket until `expected` or its end. */
+    function countAnswers(socket: Socket, expected: number): Promise<number> {
+      return new Promise((resolve, reject) => {
+        let seen = 0;
+        let tail = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          const text = tail + chunk;
+          seen += text.match(/HTTP\/1\.1 200 OK\r\n/g)?.length ?? 0;
+          tail = text.slice(-16);
+          if (seen >= expected) {
+            resolve(seen);
+          }
+        });
+        socket.once('error', reject);
+        socket.once('close', () => resolve(seen));
+      });
+    }
+
+    it('handles its requests only as it reads the answers, then answers them all', async () => {
+      // Each tools/call served is one invocation.
+      const dispatch = vi.spyOn(running().app.get(OperationInvoker), 'invoke');
+      const socket = connect(
+        Number(new URL(running().baseUrl).port),
+        '127.0.0.1',
+      );
+      socket.pause();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', resolve);
+          socket.once('error', reject);
+        });
+        socket.write(pipelinedReads(PIPELINED));
+
+        // Each answer is ~1 MB: what the kernel's socket buffers take aside
+        // (a few MB), the server holds one answer and handles nothing more.
+        const handled = await settled(() => dispatch.mock.calls.length);
+        expect(handled).toBeGreaterThan(0);
+        expect(handled).toBeLessThan(PIPELINED / 2);
+
+        const answered = countAnswers(socket, PIPELINED);
+        socket.resume();
+        expect(await answered).toBe(PIPELINED);
+        expect(dispatch).toHaveBeenCalledTimes(PIPELINED);
+      } finally {
+        socket.destroy();
+      }
+    });
+  },
+);

@@ -15,7 +15,12 @@ import { JSON_TYPE, sendExact } from './support/mcp-http';
 import { MODERN_VERSION, modernRequest } from './support/modern-mcp';
 import { HttpSmallBodyModule } from './fixtures/http-fixtures';
 import { useSampleApp } from './support/sample-app';
-import { startApp, type RunningApp, useApp } from './support/start-app';
+import {
+  HTTP_ADAPTERS,
+  startApp,
+  type RunningApp,
+  useApp,
+} from './support/start-app';
 
 /**
  * Rules of the MCP endpoint that each held against one broken line:
@@ -31,88 +36,91 @@ const CREATE = JSON.stringify({
 });
 const ALICE = 'ApiKey dev-alice-key';
 
-describe('MCP HTTP request rules, sample app', () => {
-  const running = useSampleApp();
+describe.each(HTTP_ADAPTERS)(
+  'MCP HTTP request rules, sample app on %s',
+  (on) => {
+    const running = useSampleApp('sqlite', on);
 
-  beforeEach(() => running().clearOrders());
+    beforeEach(() => running().clearOrders());
 
-  async function orderCount(): Promise<number> {
-    const rows: Array<{ count: number }> = await running().dataSource.query(
-      'SELECT COUNT(*) AS count FROM orders',
+    async function orderCount(): Promise<number> {
+      const rows: Array<{ count: number }> = await running().dataSource.query(
+        'SELECT COUNT(*) AS count FROM orders',
+      );
+      return Number(rows[0].count);
+    }
+
+    it.each(['text/plain; x=application/json', 'text/plain;application/json'])(
+      'refuses Content-Type %j with 415 and runs nothing (a browser sends it without a preflight)',
+      async (type) => {
+        const reply = await sendExact(running().baseUrl, {
+          headers: { 'content-type': type, authorization: ALICE },
+          body: CREATE,
+        });
+
+        expect(reply.status).toBe(415);
+        expect(JSON.parse(reply.text)).toMatchObject({
+          status: 415,
+          detail: 'Send the JSON-RPC message as application/json.',
+        });
+        expect(await orderCount()).toBe(0);
+      },
     );
-    return Number(rows[0].count);
-  }
 
-  it.each(['text/plain; x=application/json', 'text/plain;application/json'])(
-    'refuses Content-Type %j with 415 and runs nothing (a browser sends it without a preflight)',
-    async (type) => {
+    it('judges an empty Origin header like any other origin: 403, nothing run', async () => {
       const reply = await sendExact(running().baseUrl, {
-        headers: { 'content-type': type, authorization: ALICE },
+        body: CREATE,
+        headers: {
+          'content-type': 'application/json',
+          authorization: ALICE,
+          origin: '',
+        },
+      });
+
+      expect(reply.status).toBe(403);
+      expect(JSON.parse(reply.text)).toMatchObject({
+        status: 403,
+        detail: 'Origin  is not allowed.',
+      });
+      expect(await orderCount()).toBe(0);
+    });
+
+    it('picks the language from the whole Accept-Language header, not its first entry', async () => {
+      const messages = running().app.get(OperationMessages, { strict: false });
+      const titleFor = async (acceptLanguage: string) => {
+        const reply = await sendExact(running().baseUrl, {
+          headers: {
+            'content-type': 'application/json',
+            'accept-language': acceptLanguage,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+        const { result } = JSON.parse(reply.text) as RpcBody;
+        return (result as { tools: Array<{ title: string }> }).tools[0].title;
+      };
+
+      for (let round = 0; round < 2; round++) {
+        expect(messages.localeOf('fr, zh-CN')).toBe('zh-CN');
+        expect(messages.localeOf('fr, en-US')).toBe('en-US');
+        expect(await titleFor('fr;q=0.9, zh-CN;q=0.8')).toBe('创建订单');
+        expect(await titleFor('fr;q=0.9, en;q=0.8')).toBe('Create an order');
+      }
+    });
+
+    it('still serves a request without Origin, with application/json; charset=utf-8', async () => {
+      const reply = await sendExact(running().baseUrl, {
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          authorization: ALICE,
+        },
         body: CREATE,
       });
 
-      expect(reply.status).toBe(415);
-      expect(JSON.parse(reply.text)).toMatchObject({
-        status: 415,
-        detail: 'Send the JSON-RPC message as application/json.',
-      });
-      expect(await orderCount()).toBe(0);
-    },
-  );
-
-  it('judges an empty Origin header like any other origin: 403, nothing run', async () => {
-    const reply = await sendExact(running().baseUrl, {
-      body: CREATE,
-      headers: {
-        'content-type': 'application/json',
-        authorization: ALICE,
-        origin: '',
-      },
+      expect(reply.status).toBe(200);
+      expect(await orderCount()).toBe(1);
     });
-
-    expect(reply.status).toBe(403);
-    expect(JSON.parse(reply.text)).toMatchObject({
-      status: 403,
-      detail: 'Origin  is not allowed.',
-    });
-    expect(await orderCount()).toBe(0);
-  });
-
-  it('picks the language from the whole Accept-Language header, not its first entry', async () => {
-    const messages = running().app.get(OperationMessages, { strict: false });
-    const titleFor = async (acceptLanguage: string) => {
-      const reply = await sendExact(running().baseUrl, {
-        headers: {
-          'content-type': 'application/json',
-          'accept-language': acceptLanguage,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      const { result } = JSON.parse(reply.text) as RpcBody;
-      return (result as { tools: Array<{ title: string }> }).tools[0].title;
-    };
-
-    for (let round = 0; round < 2; round++) {
-      expect(messages.localeOf('fr, zh-CN')).toBe('zh-CN');
-      expect(messages.localeOf('fr, en-US')).toBe('en-US');
-      expect(await titleFor('fr;q=0.9, zh-CN;q=0.8')).toBe('创建订单');
-      expect(await titleFor('fr;q=0.9, en;q=0.8')).toBe('Create an order');
-    }
-  });
-
-  it('still serves a request without Origin, with application/json; charset=utf-8', async () => {
-    const reply = await sendExact(running().baseUrl, {
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        authorization: ALICE,
-      },
-      body: CREATE,
-    });
-
-    expect(reply.status).toBe(200);
-    expect(await orderCount()).toBe(1);
-  });
-});
+  },
+);
 
 /** A ping of exactly `bytes` bytes. */
 function pingOf(bytes: number): string {
@@ -123,60 +131,63 @@ function pingOf(bytes: number): string {
   return text;
 }
 
-describe('MCP HTTP body limit, maxBodySize: 1000', () => {
-  const running = useApp(() => startApp(HttpSmallBodyModule));
+describe.each(HTTP_ADAPTERS)(
+  'MCP HTTP body limit, maxBodySize: 1000, on %s',
+  (on) => {
+    const running = useApp(() => startApp(HttpSmallBodyModule, { on }));
 
-  it.each([false, true])(
-    'answers a body of exactly 1000 bytes and refuses 1001 with 413 (chunked: %s)',
-    async (chunked) => {
-      // Chunked: no Content-Length, the body in two chunks.
-      const send = (body: string) =>
-        sendExact(running().baseUrl, {
-          headers: JSON_TYPE,
-          body: chunked ? [body.slice(0, 10), body.slice(10)] : body,
-          chunked,
-        });
-      const exact = await send(pingOf(1000));
-      expect(exact.status).toBe(200);
-      expect(JSON.parse(exact.text)).toMatchObject({ id: 1, result: {} });
+    it.each([false, true])(
+      'answers a body of exactly 1000 bytes and refuses 1001 with 413 (chunked: %s)',
+      async (chunked) => {
+        // Chunked: no Content-Length, the body in two chunks.
+        const send = (body: string) =>
+          sendExact(running().baseUrl, {
+            headers: JSON_TYPE,
+            body: chunked ? [body.slice(0, 10), body.slice(10)] : body,
+            chunked,
+          });
+        const exact = await send(pingOf(1000));
+        expect(exact.status).toBe(200);
+        expect(JSON.parse(exact.text)).toMatchObject({ id: 1, result: {} });
 
-      const over = await send(pingOf(1001));
-      expect(over.status).toBe(413);
-    },
-  );
+        const over = await send(pingOf(1001));
+        expect(over.status).toBe(413);
+      },
+    );
 
-  it('answers 413 from a Content-Length over the limit, without waiting for the body', async () => {
-    const reply = await new Promise<number>((resolve, reject) => {
-      const req = request(
-        `${running().baseUrl}/mcp`,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'content-length': 2000,
+    it('answers 413 from a Content-Length over the limit, without waiting for the body', async () => {
+      const reply = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${running().baseUrl}/mcp`,
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'content-length': 2000,
+            },
           },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-          req.destroy();
-        },
-      );
-      req.on('error', reject);
-      // Ten bytes of the two thousand announced; the rest never comes.
-      req.write('{"jsonrpc"');
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            req.destroy();
+          },
+        );
+        req.on('error', reject);
+        // Ten bytes of the two thousand announced; the rest never comes.
+        req.write('{"jsonrpc"');
+      });
+      expect(reply).toBe(413);
     });
-    expect(reply).toBe(413);
-  });
 
-  it('answers 415, not 413, to a large body that is not JSON', async () => {
-    const reply = await sendExact(running().baseUrl, {
-      headers: { 'content-type': 'text/plain' },
-      body: 'x'.repeat(2000),
+    it('answers 415, not 413, to a large body that is not JSON', async () => {
+      const reply = await sendExact(running().baseUrl, {
+        headers: { 'content-type': 'text/plain' },
+        body: 'x'.repeat(2000),
+      });
+      expect(reply.status).toBe(415);
     });
-    expect(reply.status).toBe(415);
-  });
-});
+  },
+);
 
 describe('MCP HTTP behind a body parser that runs before Nest', () => {
   /** The app on an Express instance with `first` in front of everything. */

@@ -25,7 +25,13 @@ import {
   sendExact,
 } from './support/mcp-http';
 import { startSampleApp } from './support/sample-app';
-import { startApp, type RunningApp, useApp } from './support/start-app';
+import {
+  HTTP_ADAPTERS,
+  type NestHttpApplication,
+  startApp,
+  type RunningApp,
+  useApp,
+} from './support/start-app';
 import { WarningLog } from './support/warning-log';
 
 /** The installed @nestjs/core's version, as McpModule's warnings name it. */
@@ -99,465 +105,482 @@ const nestedObjects = (depth: number, leaf: string) =>
   '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
-describe('MCP Streamable HTTP transport, sample app', () => {
-  let running: RunningApp;
-  let baseUrl: string;
+describe.each(HTTP_ADAPTERS)(
+  'MCP Streamable HTTP transport, sample app on %s',
+  (on) => {
+    let running: RunningApp<NestHttpApplication>;
+    let baseUrl: string;
 
-  beforeAll(async () => {
-    running = await startSampleApp();
-    baseUrl = running.baseUrl;
-  });
-  afterAll(() => running?.close());
+    beforeAll(async () => {
+      running = await startSampleApp('sqlite', { on });
+      baseUrl = running.baseUrl;
+    });
+    afterAll(() => running?.close());
 
-  describe('a malformed request: its JSON-RPC error code, catalogue code and HTTP status, id echoed', () => {
-    interface ErrorCase {
-      readonly name: string;
-      readonly body: string;
-      readonly headers?: HeaderMap;
-      readonly status: number;
-      readonly code: number;
-      readonly dataCode: string;
-      readonly id: string | number | null;
-    }
-    const text = (message: unknown) => JSON.stringify(message);
-    const cases: readonly ErrorCase[] = [
-      {
-        name: 'body is not JSON (truncated)',
-        body: '{"jsonrpc":"2.0","id":1,',
-        status: 400,
-        code: -32700,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: null,
-      },
-      {
-        name: 'body is not JSON (a bare word)',
-        body: 'hello',
-        status: 400,
-        code: -32700,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: null,
-      },
-      {
-        name: 'body is not JSON (empty)',
-        body: '',
-        status: 400,
-        code: -32700,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: null,
-      },
-      ...[
-        '[]',
-        '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
-        '1',
-        '"x"',
-        'null',
-      ].map((body): ErrorCase => ({
-        name: `body is not an object: ${body}`,
-        body,
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: null,
-      })),
-      {
-        name: 'jsonrpc is "1.0"',
-        body: text({ jsonrpc: '1.0', id: 2, method: 'ping' }),
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: 2,
-      },
-      {
-        name: 'jsonrpc is missing',
-        body: text({ id: 'no-version', method: 'ping' }),
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: 'no-version',
-      },
-      {
-        name: 'no method',
-        body: text({ jsonrpc: '2.0', id: 3 }),
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: 3,
-      },
-      {
-        name: 'method is not a string',
-        body: text({ jsonrpc: '2.0', id: 4, method: 42 }),
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: 4,
-      },
-      {
-        name: 'id is null',
-        body: text({ jsonrpc: '2.0', id: null, method: 'ping' }),
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: null,
-      },
-      {
-        name: 'id is an object',
-        body: text({ jsonrpc: '2.0', id: { n: 1 }, method: 'ping' }),
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: null,
-      },
-      ...[[1, 2], 'x', 5, null].map((params, index): ErrorCase => ({
-        name: `params is not an object: ${JSON.stringify(params)}`,
-        body: text({
-          jsonrpc: '2.0',
+    describe('a malformed request: its JSON-RPC error code, catalogue code and HTTP status, id echoed', () => {
+      interface ErrorCase {
+        readonly name: string;
+        readonly body: string;
+        readonly headers?: HeaderMap;
+        readonly status: number;
+        readonly code: number;
+        readonly dataCode: string;
+        readonly id: string | number | null;
+      }
+      const text = (message: unknown) => JSON.stringify(message);
+      const cases: readonly ErrorCase[] = [
+        {
+          name: 'body is not JSON (truncated)',
+          body: '{"jsonrpc":"2.0","id":1,',
+          status: 400,
+          code: -32700,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: null,
+        },
+        {
+          name: 'body is not JSON (a bare word)',
+          body: 'hello',
+          status: 400,
+          code: -32700,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: null,
+        },
+        {
+          name: 'body is not JSON (empty)',
+          body: '',
+          status: 400,
+          code: -32700,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: null,
+        },
+        ...[
+          '[]',
+          '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+          '1',
+          '"x"',
+          'null',
+        ].map((body): ErrorCase => ({
+          name: `body is not an object: ${body}`,
+          body,
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: null,
+        })),
+        {
+          name: 'jsonrpc is "1.0"',
+          body: text({ jsonrpc: '1.0', id: 2, method: 'ping' }),
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: 2,
+        },
+        {
+          name: 'jsonrpc is missing',
+          body: text({ id: 'no-version', method: 'ping' }),
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: 'no-version',
+        },
+        {
+          name: 'no method',
+          body: text({ jsonrpc: '2.0', id: 3 }),
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: 3,
+        },
+        {
+          name: 'method is not a string',
+          body: text({ jsonrpc: '2.0', id: 4, method: 42 }),
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: 4,
+        },
+        {
+          name: 'id is null',
+          body: text({ jsonrpc: '2.0', id: null, method: 'ping' }),
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: null,
+        },
+        {
+          name: 'id is an object',
+          body: text({ jsonrpc: '2.0', id: { n: 1 }, method: 'ping' }),
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: null,
+        },
+        ...[[1, 2], 'x', 5, null].map((params, index): ErrorCase => ({
+          name: `params is not an object: ${JSON.stringify(params)}`,
+          body: text({
+            jsonrpc: '2.0',
+            id: `params-${index}`,
+            method: 'tools/list',
+            params,
+          }),
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
           id: `params-${index}`,
-          method: 'tools/list',
-          params,
-        }),
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: `params-${index}`,
-      })),
-      {
-        name: 'unsupported MCP-Protocol-Version header',
-        body: text({ jsonrpc: '2.0', id: 5, method: 'ping' }),
-        headers: { 'mcp-protocol-version': '1999-01-01' },
-        status: 400,
-        code: -32600,
-        dataCode: 'PROTOCOLS_VALIDATION_002',
-        id: 5,
-      },
-      {
-        name: 'unknown method',
-        body: text({ jsonrpc: '2.0', id: 6, method: 'tools/explode' }),
-        status: 200,
-        code: -32601,
-        dataCode: 'PROTOCOLS_NOTFOUND_001',
-        id: 6,
-      },
-      {
-        name: 'tools/call without name',
-        body: text(rpcRequest('no-name', 'tools/call', { arguments: {} })),
-        status: 200,
-        code: -32602,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: 'no-name',
-      },
-      {
-        name: 'tools/call with a name that is not a string',
-        body: text(rpcRequest(7, 'tools/call', { name: 42 })),
-        status: 200,
-        code: -32602,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: 7,
-      },
-      {
-        name: 'unknown tool',
-        body: text(callTool(8, 'orders_explode', {})),
-        status: 200,
-        code: -32602,
-        dataCode: 'PROTOCOLS_NOTFOUND_002',
-        id: 8,
-      },
-      ...[[], 'x', 5, true, null].map((args, index): ErrorCase => ({
-        name: `arguments is not an object: ${JSON.stringify(args)}`,
-        body: text(callTool(`args-${index}`, 'orders_list', args)),
-        status: 200,
-        code: -32602,
-        dataCode: 'PROTOCOLS_VALIDATION_003',
-        id: `args-${index}`,
-      })),
-    ];
-
-    it.each(cases)('$name', async (testCase) => {
-      const response = await postMcpText(
-        baseUrl,
-        testCase.body,
-        testCase.headers,
-      );
-      expectProtocolError(response, testCase);
-    });
-  });
-
-  describe('notifications, client responses and other HTTP methods', () => {
-    it.each([
-      [
-        'notifications/initialized',
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-      ],
-      [
-        'a notification with params',
+        })),
         {
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: 1, reason: 'no longer needed' },
+          name: 'unsupported MCP-Protocol-Version header',
+          body: text({ jsonrpc: '2.0', id: 5, method: 'ping' }),
+          headers: { 'mcp-protocol-version': '1999-01-01' },
+          status: 400,
+          code: -32600,
+          dataCode: 'PROTOCOLS_VALIDATION_002',
+          id: 5,
         },
-      ],
-      ['a client result response', { jsonrpc: '2.0', id: 9, result: {} }],
-      [
-        'a client error response',
         {
-          jsonrpc: '2.0',
-          id: 'sampling-1',
-          error: { code: -1, message: 'User rejected sampling request' },
+          name: 'unknown method',
+          body: text({ jsonrpc: '2.0', id: 6, method: 'tools/explode' }),
+          status: 200,
+          code: -32601,
+          dataCode: 'PROTOCOLS_NOTFOUND_001',
+          id: 6,
         },
-      ],
-    ])('%s gets 202 and an empty body', async (_name, message) => {
-      const response = await postMcp(baseUrl, message);
-      expect(response.status).toBe(202);
-      expect(response.text).toBe('');
-    });
+        {
+          name: 'tools/call without name',
+          body: text(rpcRequest('no-name', 'tools/call', { arguments: {} })),
+          status: 200,
+          code: -32602,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: 'no-name',
+        },
+        {
+          name: 'tools/call with a name that is not a string',
+          body: text(rpcRequest(7, 'tools/call', { name: 42 })),
+          status: 200,
+          code: -32602,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: 7,
+        },
+        {
+          name: 'unknown tool',
+          body: text(callTool(8, 'orders_explode', {})),
+          status: 200,
+          code: -32602,
+          dataCode: 'PROTOCOLS_NOTFOUND_002',
+          id: 8,
+        },
+        ...[[], 'x', 5, true, null].map((args, index): ErrorCase => ({
+          name: `arguments is not an object: ${JSON.stringify(args)}`,
+          body: text(callTool(`args-${index}`, 'orders_list', args)),
+          status: 200,
+          code: -32602,
+          dataCode: 'PROTOCOLS_VALIDATION_003',
+          id: `args-${index}`,
+        })),
+      ];
 
-    it.each(['GET', 'DELETE'])('%s /mcp gets 405', async (method) => {
-      const response = await sendExact(baseUrl, {
-        method,
-        headers: ACCEPT_BOTH,
+      it.each(cases)('$name', async (testCase) => {
+        const response = await postMcpText(
+          baseUrl,
+          testCase.body,
+          testCase.headers,
+        );
+        expectProtocolError(response, testCase);
       });
-      expect(response.status).toBe(405);
-      expect(response.header('allow')).toBe('POST');
     });
-  });
 
-  describe('version negotiation and basic methods', () => {
-    it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
-      'initialize with the supported version %s echoes it',
-      async (version) => {
-        const response = await postMcp(
-          baseUrl,
-          rpcRequest('init', 'initialize', {
-            protocolVersion: version,
-            capabilities: {},
-            clientInfo: { name: 'e2e', version: '1.0.0' },
-          }),
-        );
-        expect(response.status).toBe(200);
-        const body = response.json();
-        expect(body.id).toBe('init');
-        const result = body.result as InitializeResult;
-        expect(result.protocolVersion).toBe(version);
-        expect(result.capabilities.tools.listChanged).toBe(false);
-        expect(result.serverInfo).toEqual({
-          name: 'nestops',
-          version: '0.1.0',
+    describe('notifications, client responses and other HTTP methods', () => {
+      it.each([
+        [
+          'notifications/initialized',
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+        ],
+        [
+          'a notification with params',
+          {
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: 1, reason: 'no longer needed' },
+          },
+        ],
+        ['a client result response', { jsonrpc: '2.0', id: 9, result: {} }],
+        [
+          'a client error response',
+          {
+            jsonrpc: '2.0',
+            id: 'sampling-1',
+            error: { code: -1, message: 'User rejected sampling request' },
+          },
+        ],
+      ])('%s gets 202 and an empty body', async (_name, message) => {
+        const response = await postMcp(baseUrl, message);
+        expect(response.status).toBe(202);
+        expect(response.text).toBe('');
+      });
+
+      it.each(['GET', 'DELETE'])('%s /mcp gets 405', async (method) => {
+        const response = await sendExact(baseUrl, {
+          method,
+          headers: ACCEPT_BOTH,
         });
-        expect(result.instructions).toBe('Order desk');
-      },
-    );
+        expect(response.status).toBe(405);
+        expect(response.header('allow')).toBe('POST');
+      });
+    });
 
-    it.each([
-      ['an unknown version', '1999-01-01'],
-      ['a version that is not a string', 20250618],
-    ])(
-      'initialize with %s is answered with the newest, 2025-11-25',
-      async (_name, version) => {
-        const response = await postMcp(
-          baseUrl,
-          rpcRequest(1, 'initialize', {
-            protocolVersion: version,
-            capabilities: {},
-            clientInfo: { name: 'e2e', version: '1.0.0' },
-          }),
-        );
+    describe('version negotiation and basic methods', () => {
+      it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
+        'initialize with the supported version %s echoes it',
+        async (version) => {
+          const response = await postMcp(
+            baseUrl,
+            rpcRequest('init', 'initialize', {
+              protocolVersion: version,
+              capabilities: {},
+              clientInfo: { name: 'e2e', version: '1.0.0' },
+            }),
+          );
+          expect(response.status).toBe(200);
+          const body = response.json();
+          expect(body.id).toBe('init');
+          const result = body.result as InitializeResult;
+          expect(result.protocolVersion).toBe(version);
+          expect(result.capabilities.tools.listChanged).toBe(false);
+          expect(result.serverInfo).toEqual({
+            name: 'nestops',
+            version: '0.1.0',
+          });
+          expect(result.instructions).toBe('Order desk');
+        },
+      );
+
+      it.each([
+        ['an unknown version', '1999-01-01'],
+        ['a version that is not a string', 20250618],
+      ])(
+        'initialize with %s is answered with the newest, 2025-11-25',
+        async (_name, version) => {
+          const response = await postMcp(
+            baseUrl,
+            rpcRequest(1, 'initialize', {
+              protocolVersion: version,
+              capabilities: {},
+              clientInfo: { name: 'e2e', version: '1.0.0' },
+            }),
+          );
+          expect(response.status).toBe(200);
+          const result = resultOf<InitializeResult>(response);
+          expect(result.protocolVersion).toBe('2025-11-25');
+          expect(result.capabilities.tools.listChanged).toBe(false);
+        },
+      );
+
+      it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
+        'a request with the supported MCP-Protocol-Version %s works',
+        async (version) => {
+          const response = await postMcp(baseUrl, rpcRequest(2, 'tools/list'), {
+            'mcp-protocol-version': version,
+          });
+          expect(response.status).toBe(200);
+          const result = resultOf<{ tools: { name: string }[] }>(response);
+          expect(result.tools.map((tool) => tool.name)).toContain(
+            'orders_list',
+          );
+        },
+      );
+
+      it('a request without MCP-Protocol-Version works', async () => {
+        const response = await postMcp(baseUrl, rpcRequest(3, 'tools/list'));
         expect(response.status).toBe(200);
-        const result = resultOf<InitializeResult>(response);
-        expect(result.protocolVersion).toBe('2025-11-25');
-        expect(result.capabilities.tools.listChanged).toBe(false);
-      },
-    );
+        const result = resultOf<{ tools: { name: string }[] }>(response);
+        expect(result.tools.map((tool) => tool.name)).toContain(
+          'orders_create',
+        );
+      });
 
-    it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
-      'a request with the supported MCP-Protocol-Version %s works',
-      async (version) => {
-        const response = await postMcp(baseUrl, rpcRequest(2, 'tools/list'), {
-          'mcp-protocol-version': version,
+      it('ping answers {}', async () => {
+        const response = await postMcp(baseUrl, rpcRequest('p', 'ping'));
+        expect(response.status).toBe(200);
+        expect(response.header('content-type')).toMatch(/^application\/json/);
+        expect(response.json()).toEqual({
+          jsonrpc: '2.0',
+          id: 'p',
+          result: {},
+        });
+      });
+    });
+
+    describe('outer HTTP rules', () => {
+      const bad = { authorization: 'ApiKey nope' };
+
+      it.each([
+        [
+          'a valid JSON-RPC request',
+          JSON.stringify(rpcRequest(1, 'tools/list')),
+        ],
+        ['a body that is not JSON', '{"jsonrpc":'],
+        ['a body that is not a JSON-RPC request', '[]'],
+      ])(
+        'invalid credentials with %s get 401 problem+json with WWW-Authenticate',
+        async (_name, body) => {
+          const response = await postMcpText(baseUrl, body, bad);
+          expect(response.status).toBe(401);
+          expect(response.header('content-type')).toMatch(
+            /^application\/problem\+json/,
+          );
+          expect(response.header('www-authenticate')).toMatch(/^ApiKey\b/);
+          const problem = JSON.parse(response.text) as { status: number };
+          expect(problem.status).toBe(401);
+          expect(problem).not.toHaveProperty('jsonrpc');
+        },
+      );
+
+      it('valid credentials pass the outer check', async () => {
+        const response = await postMcp(baseUrl, rpcRequest(1, 'tools/list'), {
+          authorization: 'ApiKey dev-bob-key',
         });
         expect(response.status).toBe(200);
         const result = resultOf<{ tools: { name: string }[] }>(response);
         expect(result.tools.map((tool) => tool.name)).toContain('orders_list');
-      },
-    );
+      });
 
-    it('a request without MCP-Protocol-Version works', async () => {
-      const response = await postMcp(baseUrl, rpcRequest(3, 'tools/list'));
-      expect(response.status).toBe(200);
-      const result = resultOf<{ tools: { name: string }[] }>(response);
-      expect(result.tools.map((tool) => tool.name)).toContain('orders_create');
-    });
+      it('no credentials: tools/list works, a call needing a permission is an isError result', async () => {
+        const list = await postMcp(baseUrl, rpcRequest(1, 'tools/list'));
+        expect(list.status).toBe(200);
+        const tools = resultOf<{ tools: { name: string }[] }>(list).tools;
+        expect(tools.map((tool) => tool.name)).toContain('orders_create');
 
-    it('ping answers {}', async () => {
-      const response = await postMcp(baseUrl, rpcRequest('p', 'ping'));
-      expect(response.status).toBe(200);
-      expect(response.header('content-type')).toMatch(/^application\/json/);
-      expect(response.json()).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
-    });
-  });
+        const call = await postMcp(
+          baseUrl,
+          callTool(2, 'orders_create', { name: 'Tea', amount: 2 }),
+        );
+        const result = toolResultOf(call);
+        expect(result.isError).toBe(true);
+        expect(result.content[0].text).toMatch(/^SECURITY_DENIED_003: /);
+      });
 
-  describe('outer HTTP rules', () => {
-    const bad = { authorization: 'ApiKey nope' };
-
-    it.each([
-      ['a valid JSON-RPC request', JSON.stringify(rpcRequest(1, 'tools/list'))],
-      ['a body that is not JSON', '{"jsonrpc":'],
-      ['a body that is not a JSON-RPC request', '[]'],
-    ])(
-      'invalid credentials with %s get 401 problem+json with WWW-Authenticate',
-      async (_name, body) => {
-        const response = await postMcpText(baseUrl, body, bad);
-        expect(response.status).toBe(401);
+      it('a present Origin that is not allowed gets 403', async () => {
+        const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
+          origin: 'http://evil.example',
+        });
+        expect(response.status).toBe(403);
         expect(response.header('content-type')).toMatch(
           /^application\/problem\+json/,
         );
-        expect(response.header('www-authenticate')).toMatch(/^ApiKey\b/);
-        const problem = JSON.parse(response.text) as { status: number };
-        expect(problem.status).toBe(401);
-        expect(problem).not.toHaveProperty('jsonrpc');
-      },
-    );
-
-    it('valid credentials pass the outer check', async () => {
-      const response = await postMcp(baseUrl, rpcRequest(1, 'tools/list'), {
-        authorization: 'ApiKey dev-bob-key',
       });
-      expect(response.status).toBe(200);
-      const result = resultOf<{ tools: { name: string }[] }>(response);
-      expect(result.tools.map((tool) => tool.name)).toContain('orders_list');
-    });
 
-    it('no credentials: tools/list works, a call needing a permission is an isError result', async () => {
-      const list = await postMcp(baseUrl, rpcRequest(1, 'tools/list'));
-      expect(list.status).toBe(200);
-      const tools = resultOf<{ tools: { name: string }[] }>(list).tools;
-      expect(tools.map((tool) => tool.name)).toContain('orders_create');
-
-      const call = await postMcp(
-        baseUrl,
-        callTool(2, 'orders_create', { name: 'Tea', amount: 2 }),
-      );
-      const result = toolResultOf(call);
-      expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/^SECURITY_DENIED_003: /);
-    });
-
-    it('a present Origin that is not allowed gets 403', async () => {
-      const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
-        origin: 'http://evil.example',
+      it('a loopback Origin (http://localhost:5173) is allowed', async () => {
+        const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
+          origin: 'http://localhost:5173',
+        });
+        expect(response.status).toBe(200);
+        expect(response.json().result).toEqual({});
       });
-      expect(response.status).toBe(403);
-      expect(response.header('content-type')).toMatch(
-        /^application\/problem\+json/,
-      );
-    });
 
-    it('a loopback Origin (http://localhost:5173) is allowed', async () => {
-      const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
-        origin: 'http://localhost:5173',
+      it('a Content-Type other than application/json gets 415', async () => {
+        const response = await postMcpText(
+          baseUrl,
+          JSON.stringify(rpcRequest(1, 'ping')),
+          { 'content-type': 'text/plain' },
+        );
+        expect(response.status).toBe(415);
       });
-      expect(response.status).toBe(200);
-      expect(response.json().result).toEqual({});
-    });
 
-    it('a Content-Type other than application/json gets 415', async () => {
-      const response = await postMcpText(
-        baseUrl,
-        JSON.stringify(rpcRequest(1, 'ping')),
-        { 'content-type': 'text/plain' },
-      );
-      expect(response.status).toBe(415);
-    });
-
-    it('a body over 1 MiB gets 413 and the app still answers afterwards', async () => {
-      const response = await sendExact(baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(1024 * 1024 + 1, 1),
+      it('a body over 1 MiB gets 413 and the app still answers afterwards', async () => {
+        const response = await sendExact(baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(1024 * 1024 + 1, 1),
+        });
+        expect(response.status).toBe(413);
+        expect(response.header('content-type')).toMatch(
+          /^application\/problem\+json/,
+        );
+        await expectAnswers(baseUrl);
       });
-      expect(response.status).toBe(413);
-      expect(response.header('content-type')).toMatch(
-        /^application\/problem\+json/,
-      );
-      await expectAnswers(baseUrl);
-    });
 
-    it('a chunked body over 1 MiB gets 413 and the app still answers afterwards', async () => {
-      const response = await sendExact(baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(2 * 1024 * 1024, 1),
-        chunked: true,
+      it('a chunked body over 1 MiB gets 413 and the app still answers afterwards', async () => {
+        const response = await sendExact(baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(2 * 1024 * 1024, 1),
+          chunked: true,
+        });
+        expect(response.status).toBe(413);
+        await expectAnswers(baseUrl);
       });
-      expect(response.status).toBe(413);
-      await expectAnswers(baseUrl);
-    });
 
-    it('a body of exactly 1 MiB is accepted', async () => {
-      const response = await sendExact(baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(1024 * 1024, 1),
+      it('a body of exactly 1 MiB is accepted', async () => {
+        const response = await sendExact(baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(1024 * 1024, 1),
+        });
+        expect(response.status).toBe(200);
+        expect(response.json().result).toEqual({});
       });
-      expect(response.status).toBe(200);
-      expect(response.json().result).toEqual({});
     });
-  });
-});
+  },
+);
 
-describe('MCP HTTP body limits, fixture apps', () => {
-  describe('maxBodySize: 1000', () => {
-    const running = useApp(() => startApp(HttpSmallBodyModule));
+describe.each(HTTP_ADAPTERS)(
+  'MCP HTTP body limits, fixture apps on %s',
+  (on) => {
+    describe('maxBodySize: 1000', () => {
+      const running = useApp(() => startApp(HttpSmallBodyModule, { on }));
 
-    it('2000 bytes get 413', async () => {
-      const response = await sendExact(running().baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(2000, 1),
+      it('2000 bytes get 413', async () => {
+        const response = await sendExact(running().baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(2000, 1),
+        });
+        expect(response.status).toBe(413);
+        expect(response.header('content-type')).toMatch(
+          /^application\/problem\+json/,
+        );
+        await expectAnswers(running().baseUrl);
       });
-      expect(response.status).toBe(413);
-      expect(response.header('content-type')).toMatch(
-        /^application\/problem\+json/,
-      );
-      await expectAnswers(running().baseUrl);
-    });
 
-    it('2000 bytes sent chunked (no Content-Length) get 413', async () => {
-      const response = await sendExact(running().baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(2000, 1),
-        chunked: true,
+      it('2000 bytes sent chunked (no Content-Length) get 413', async () => {
+        const response = await sendExact(running().baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(2000, 1),
+          chunked: true,
+        });
+        expect(response.status).toBe(413);
+        await expectAnswers(running().baseUrl);
       });
-      expect(response.status).toBe(413);
-      await expectAnswers(running().baseUrl);
-    });
 
-    it('900 bytes are accepted', async () => {
-      const response = await sendExact(running().baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(900, 1),
+      it('900 bytes are accepted', async () => {
+        const response = await sendExact(running().baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(900, 1),
+        });
+        expect(response.status).toBe(200);
+        expect(response.json().result).toEqual({});
       });
-      expect(response.status).toBe(200);
-      expect(response.json().result).toEqual({});
     });
-  });
 
-  describe('defaults (maxBodySize 1 MiB, Nest default body parser)', () => {
-    const running = useApp(() => startApp(HttpDefaultsModule));
+    describe("defaults (maxBodySize 1 MiB, Nest's default body parser)", () => {
+      const running = useApp(() => startApp(HttpDefaultsModule, { on }));
 
-    it('a 200 KB body, under the default 1 MiB limit, is accepted', async () => {
-      const response = await sendExact(running().baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(200 * 1024, 1),
+      it('a 200 KB body, under the default 1 MiB limit, is accepted', async () => {
+        const response = await sendExact(running().baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(200 * 1024, 1),
+        });
+        expect(response.status).toBe(200);
+        expect(response.json().result).toEqual({});
       });
-      expect(response.status).toBe(200);
-      expect(response.json().result).toEqual({});
-    });
 
-    it('a body over 1 MiB gets 413', async () => {
-      const response = await sendExact(running().baseUrl, {
-        headers: JSON_TYPE,
-        body: paddedPing(1024 * 1024 + 1, 1),
+      it('a body over 1 MiB gets 413', async () => {
+        const response = await sendExact(running().baseUrl, {
+          headers: JSON_TYPE,
+          body: paddedPing(1024 * 1024 + 1, 1),
+        });
+        expect(response.status).toBe(413);
+        await expectAnswers(running().baseUrl);
       });
-      expect(response.status).toBe(413);
-      await expectAnswers(running().baseUrl);
     });
-  });
-});
+  },
+);
 
 describe('MCP tools/call with bad inputs, fixture app', () => {
   let running: RunningApp;

@@ -4,7 +4,7 @@ import { McpModule } from '@nestops/mcp';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { ClientV1, CLIENT_INFO } from './support/mcp-clients';
 import { sendExact, sseEvents } from './support/mcp-http';
-import { startApp, useApp } from './support/start-app';
+import { HTTP_ADAPTERS, startApp, useApp } from './support/start-app';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** What the streaming operation saw of its stream, per call. */
@@ -84,97 +84,100 @@ async function post(baseUrl: string, body: object, accept?: string) {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
 
-describe('a call sending messages ahead of its answer (the response stream)', () => {
-  const running = useApp(() =>
-    startApp(StreamingModule, { logger: ['error', 'warn'] }),
-  );
-  beforeEach(() => {
-    seen.length = 0;
-  });
-
-  describe('over HTTP', () => {
-    it('with Accept: application/json, text/event-stream: an SSE answer, the two messages then the result', async () => {
-      const response = await post(
-        running().baseUrl,
-        call(1, 'streaming_report'),
-        'application/json, text/event-stream',
-      );
-      expect(response.status).toBe(200);
-      expect(response.type).toBe('text/event-stream');
-      expect(sseEvents(response.text)).toEqual([
-        note('first'),
-        note('second'),
-        { jsonrpc: '2.0', id: 1, result: RESULT },
-      ]);
-      await settle();
-      expect(seen).toEqual([{ openBefore: true, openAfter: false }]);
+describe.each(HTTP_ADAPTERS)(
+  'a call sending messages ahead of its answer (the response stream), on %s',
+  (on) => {
+    const running = useApp(() =>
+      startApp(StreamingModule, { logger: ['error', 'warn'], on }),
+    );
+    beforeEach(() => {
+      seen.length = 0;
     });
 
-    it.each([
-      ['application/json', 'application/json'],
-      ['*/* (what curl sends)', '*/*'],
-      ['text/event-stream;q=0', 'application/json, text/event-stream;q=0'],
-      ['no Accept header', undefined],
-    ])(
-      'with Accept %s: the plain JSON result, the messages dropped',
-      async (_case, accept) => {
+    describe('over HTTP', () => {
+      it('with Accept: application/json, text/event-stream: an SSE answer, the two messages then the result', async () => {
         const response = await post(
           running().baseUrl,
-          call(2, 'streaming_report'),
-          accept,
+          call(1, 'streaming_report'),
+          'application/json, text/event-stream',
         );
         expect(response.status).toBe(200);
-        expect(response.type).toBe('application/json');
-        expect(JSON.parse(response.text)).toEqual({
-          jsonrpc: '2.0',
-          id: 2,
-          result: RESULT,
-        });
+        expect(response.type).toBe('text/event-stream');
+        expect(sseEvents(response.text)).toEqual([
+          note('first'),
+          note('second'),
+          { jsonrpc: '2.0', id: 1, result: RESULT },
+        ]);
         await settle();
-        expect(seen).toEqual([{ openBefore: false, openAfter: false }]);
-      },
-    );
+        expect(seen).toEqual([{ openBefore: true, openAfter: false }]);
+      });
 
-    it('a call that sends nothing is answered byte for byte as without the stream', async () => {
-      const streamed = await post(
-        running().baseUrl,
-        call(3, 'streaming_quiet'),
-        'application/json, text/event-stream',
-      );
-      const plain = await post(
-        running().baseUrl,
-        call(3, 'streaming_quiet'),
-        'application/json',
-      );
-      expect(streamed).toEqual(plain);
-      expect(streamed.type).toBe('application/json');
-      expect(streamed.text).toBe(
-        `{"jsonrpc":"2.0","id":3,"result":${JSON.stringify(RESULT)}}`,
-      );
-    });
-
-    it('the official SDK client (v1) receives both messages, then the result', async () => {
-      const client = new ClientV1(CLIENT_INFO);
-      const received: unknown[] = [];
-      client.setNotificationHandler(
-        LoggingMessageNotificationSchema,
-        (notification) => {
-          received.push(notification.params.data);
+      it.each([
+        ['application/json', 'application/json'],
+        ['*/* (what curl sends)', '*/*'],
+        ['text/event-stream;q=0', 'application/json, text/event-stream;q=0'],
+        ['no Accept header', undefined],
+      ])(
+        'with Accept %s: the plain JSON result, the messages dropped',
+        async (_case, accept) => {
+          const response = await post(
+            running().baseUrl,
+            call(2, 'streaming_report'),
+            accept,
+          );
+          expect(response.status).toBe(200);
+          expect(response.type).toBe('application/json');
+          expect(JSON.parse(response.text)).toEqual({
+            jsonrpc: '2.0',
+            id: 2,
+            result: RESULT,
+          });
+          await settle();
+          expect(seen).toEqual([{ openBefore: false, openAfter: false }]);
         },
       );
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL('/mcp', running().baseUrl)),
-      );
-      try {
-        const result = await client.callTool({
-          name: 'streaming_report',
-          arguments: {},
-        });
-        expect(result.structuredContent).toEqual({ done: true });
-        expect(received).toEqual(['first', 'second']);
-      } finally {
-        await client.close();
-      }
+
+      it('a call that sends nothing is answered byte for byte as without the stream', async () => {
+        const streamed = await post(
+          running().baseUrl,
+          call(3, 'streaming_quiet'),
+          'application/json, text/event-stream',
+        );
+        const plain = await post(
+          running().baseUrl,
+          call(3, 'streaming_quiet'),
+          'application/json',
+        );
+        expect(streamed).toEqual(plain);
+        expect(streamed.type).toBe('application/json');
+        expect(streamed.text).toBe(
+          `{"jsonrpc":"2.0","id":3,"result":${JSON.stringify(RESULT)}}`,
+        );
+      });
+
+      it('the official SDK client (v1) receives both messages, then the result', async () => {
+        const client = new ClientV1(CLIENT_INFO);
+        const received: unknown[] = [];
+        client.setNotificationHandler(
+          LoggingMessageNotificationSchema,
+          (notification) => {
+            received.push(notification.params.data);
+          },
+        );
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL('/mcp', running().baseUrl)),
+        );
+        try {
+          const result = await client.callTool({
+            name: 'streaming_report',
+            arguments: {},
+          });
+          expect(result.structuredContent).toEqual({ done: true });
+          expect(received).toEqual(['first', 'second']);
+        } finally {
+          await client.close();
+        }
+      });
     });
-  });
-});
+  },
+);

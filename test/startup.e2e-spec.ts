@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ContractError } from '@nestops/operations';
+import { ExpressAdapter } from '@nestjs/platform-express';
 import {
   AOperations,
   appWith,
@@ -208,6 +209,25 @@ describe('startup checks of McpModule options', () => {
     );
 
     expect(error.message).toContain('maxBodySize must be a positive integer');
+  });
+});
+
+describe('startup check of the HTTP adapter', () => {
+  /** An adapter that says it is neither Express nor Fastify. */
+  class KoaNamedAdapter extends ExpressAdapter {
+    override getType(): string {
+      return 'koa';
+    }
+  }
+
+  it('refuses an adapter other than Express and Fastify, naming it and both it serves on', async () => {
+    const error = await startupError(appWith([XOperations]), {
+      adapter: new KoaNamedAdapter(),
+    });
+
+    expect(error.message).toBe(
+      "McpModule's HTTP transport needs @nestjs/platform-express or @nestjs/platform-fastify; this app uses 'koa'.",
+    );
   });
 });
 

@@ -6,32 +6,46 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { setupApp } from '../../src/app.setup';
 import { dropSchema, newSchema } from './pg-schema';
-import { startApp, useApp, type RunningApp } from './start-app';
+import {
+  type HttpAdapterName,
+  type NestHttpApplication,
+  startApp,
+  useApp,
+  type RunningApp,
+} from './start-app';
 
 /** The sample app, listening, on a database of its own. */
-export interface RunningSample extends RunningApp {
+export interface RunningSample<
+  A extends NestHttpApplication = NestHttpApplication,
+> extends RunningApp<A> {
   readonly dataSource: DataSource;
   /** Deletes every order, so that the next test starts from an empty table. */
   clearOrders(): Promise<void>;
 }
 
 /**
- * Boots the sample application as `npm start` does, on a fresh SQLite file,
- * or, when `database` is 'postgres' (DATABASE_URL set), in a new schema of
- * the PostgreSQL database, dropped on close.
+ * Boots the sample application as `npm start` does (on Express, or on
+ * `extra.on`), on a fresh SQLite file, or, when `database` is 'postgres'
+ * (DATABASE_URL set), in a new schema of the PostgreSQL database, dropped
+ * on close.
  */
 export async function startSampleApp(
   database: 'sqlite' | 'postgres' = 'sqlite',
-  extra: { env?: Record<string, string>; port?: number } = {},
+  extra: {
+    env?: Record<string, string>;
+    port?: number;
+    on?: HttpAdapterName;
+  } = {},
 ): Promise<RunningSample> {
   const env = await sampleEnv(database);
   const saved = swapEnv({ ...env.vars, ...extra.env });
-  let running: RunningApp;
+  let running: RunningApp<NestHttpApplication>;
   try {
     running = await startApp(AppModule, {
       logger: ['error', 'warn'],
       setup: setupApp,
       port: extra.port,
+      on: extra.on,
     });
   } catch (error) {
     await env.dispose();
@@ -62,8 +76,9 @@ export async function startSampleApp(
  */
 export function useSampleApp(
   database: 'sqlite' | 'postgres' = 'sqlite',
+  on?: HttpAdapterName,
 ): () => RunningSample {
-  return useApp(() => startSampleApp(database));
+  return useApp(() => startSampleApp(database, { on }));
 }
 
 export type EnvVars = Record<

@@ -9,12 +9,23 @@ import type {
   ExpressAdapter,
   NestExpressApplication,
 } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
+/** The HTTP adapters McpModule serves on: the HTTP suites run on each. */
+export const HTTP_ADAPTERS = ['express', 'fastify'] as const;
+export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
+
+/** A Nest app on either adapter. */
+export type NestHttpApplication =
+  NestExpressApplication | NestFastifyApplication;
+
 /** A Nest app listening on 127.0.0.1 with an ephemeral port. */
-export interface RunningApp {
-  readonly app: NestExpressApplication;
+export interface RunningApp<
+  A extends NestHttpApplication = NestHttpApplication,
+> {
+  readonly app: A;
   /** `http://127.0.0.1:<port>` */
   readonly baseUrl: string;
   close(): Promise<void>;
@@ -25,14 +36,19 @@ export interface CreateOptions {
   readonly logger?: LoggerService | LogLevel[] | false;
   /** An Express adapter of the test's own, e.g. with middleware in front of Nest. */
   readonly adapter?: ExpressAdapter;
+  /** The HTTP adapter: `express` (the default) or `fastify`. */
+  readonly on?: HttpAdapterName;
 }
 
-export interface StartOptions extends CreateOptions {
+export interface StartOptions<
+  A extends NestHttpApplication = NestExpressApplication,
+> extends CreateOptions {
   /** What the app's `main.ts` does between creating and listening (global pipes, body parser...). */
-  readonly setup?: (app: NestExpressApplication) => unknown;
+  setup?(app: A): unknown;
   /**
    * `false`: the HTTP server listens before Nest's `init()`, which the test
-   * then runs itself (to see the app while it is still starting).
+   * then runs itself (to see the app while it is still starting). Express
+   * only: Fastify routes nothing before its own start, in `listen()`.
    */
   readonly init?: boolean;
   /** The port to listen on; default: an ephemeral one. */
@@ -45,9 +61,25 @@ export interface StartOptions extends CreateOptions {
  */
 export function createApp(
   module: Type | DynamicModule,
+  options?: CreateOptions & { on?: 'express' },
+): Promise<NestExpressApplication>;
+export function createApp(
+  module: Type | DynamicModule,
+  options: CreateOptions,
+): Promise<NestHttpApplication>;
+export async function createApp(
+  module: Type | DynamicModule,
   options: CreateOptions = {},
-): Promise<NestExpressApplication> {
+): Promise<NestHttpApplication> {
   const config = { logger: options.logger ?? false, abortOnError: false };
+  if (options.on === 'fastify') {
+    const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+    return NestFactory.create<NestFastifyApplication>(
+      module,
+      new FastifyAdapter(),
+      config,
+    );
+  }
   return options.adapter
     ? NestFactory.create<NestExpressApplication>(
         module,
@@ -61,10 +93,21 @@ export function createApp(
  * Creates the Nest app of `module` (`createApp`), applies `setup`, and
  * listens on 127.0.0.1 with an ephemeral port.
  */
+export function startApp(
+  module: Type | DynamicModule,
+  options?: StartOptions & { on?: 'express' },
+): Promise<RunningApp<NestExpressApplication>>;
+export function startApp(
+  module: Type | DynamicModule,
+  options: StartOptions<NestHttpApplication>,
+): Promise<RunningApp<NestHttpApplication>>;
 export async function startApp(
   module: Type | DynamicModule,
-  options: StartOptions = {},
-): Promise<RunningApp> {
+  options: StartOptions<NestHttpApplication> = {},
+): Promise<RunningApp<NestHttpApplication>> {
+  if (options.init === false && options.on === 'fastify') {
+    throw new Error('init: false is for Express only');
+  }
   const app = await createApp(module, options);
   try {
     await options.setup?.(app);
@@ -91,7 +134,9 @@ export async function startApp(
  * Starts an app with `start` before the tests of the enclosing `describe`
  * (or file) and closes it after them; the getter returns it while it runs.
  */
-export function useApp<T extends RunningApp>(start: () => Promise<T>): () => T {
+export function useApp<T extends RunningApp<NestHttpApplication>>(
+  start: () => Promise<T>,
+): () => T {
   let running: T | undefined;
   beforeAll(async () => {
     running = await start();

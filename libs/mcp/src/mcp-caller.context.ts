@@ -14,8 +14,8 @@ export interface McpCallerContext {
    */
   readonly locale?: string;
   /**
-   * The transport's own request (over HTTP, the Express request of the
-   * POST): the caller's address and the endpoint, as each call's request
+   * The transport's own request (over HTTP, the Express or Fastify request
+   * of the POST): the caller's address and the endpoint, as each call's request
    * object shows them (`ip`, `ips`, `hostname`, `protocol`, `method`,
    * `url`, `path`). None on stdio.
    */

@@ -62,19 +62,21 @@ export class HttpJsonRpc {
   constructor(private readonly dispatcher: McpDispatcher) {}
 
   /**
-   * Answers `message`, the body of `req`, whose headers and caller
-   * (address, endpoint) every call of it is given.
+   * Answers `message`, the body of `req`, whose headers every call of it
+   * is given, with `request` (the app's view of `req`, by default `req`
+   * itself) for the caller's address and the endpoint, and its `user`.
    */
   async answer(
-    req: IncomingMessage & CarrierRequest & { user?: unknown },
+    req: IncomingMessage,
     message: unknown,
     res: ServerResponse,
+    request: CarrierRequest & { user?: unknown } = req,
   ): Promise<void> {
     const { headers } = req;
     const caller: McpCallerContext = {
       headers,
-      request: req,
-      principal: req.user,
+      request,
+      principal: request.user,
     };
     const header = headers['mcp-protocol-version'];
     const version = header === undefined ? undefined : String(header);

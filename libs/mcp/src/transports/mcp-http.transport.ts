@@ -37,17 +37,16 @@ import {
   bodyMessage,
   bodyReader,
   isJsonRequest,
-  Next,
 } from './request-body.reader.js';
+import {
+  type ExpressLike,
+  HTTP_ADAPTER_TYPES,
+  type HttpRoute,
+  serveRoutes,
+} from './http-routes.js';
 
-type Handler = (req: BodyRequest, res: ServerResponse, next: Next) => void;
-
-interface ExpressLike {
-  post(path: string, handler: Handler): void;
-  get(path: string, handler: Handler): void;
-  options(path: string, handler: Handler): void;
-  all(path: string, handler: Handler): void;
-}
+/** The request as the app's routes see it: Express's, or Fastify's. */
+type AppRequest = object & { user?: unknown };
 
 /** Readiness answers are never cached. */
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -64,7 +63,8 @@ const METADATA_CACHE_CONTROL = 'public, max-age=3600';
  * `MCP-Protocol-Version`, `Mcp-Method` and, on `tools/call`, `Mcp-Name`
  * headers that match its body. The route
  * sits behind the app's middleware but outside its controllers, so global
- * guards judge each tool call, not the envelope.
+ * guards judge each tool call, not the envelope. It serves on Express and
+ * on Fastify alike: the same handler, on the Node request and response.
  *
  * It serves from the end of the whole app's bootstrap until its shutdown
  * begins. Its own lifecycle hooks mark both where Nest offers no earlier
@@ -124,10 +124,10 @@ export class McpHttpTransport
     if (!adapter) {
       return;
     }
-    const app = this.express();
-    if (!app) {
+    const type = adapter.getType();
+    if (!(HTTP_ADAPTER_TYPES as readonly string[]).includes(type)) {
       throw new Error(
-        `McpModule's HTTP transport needs @nestjs/platform-express; this app uses '${adapter.getType()}'.`,
+        `McpModule's HTTP transport needs @nestjs/platform-express or @nestjs/platform-fastify; this app uses '${type}'.`,
       );
     }
     this.followLifecycle();
@@ -135,31 +135,43 @@ export class McpHttpTransport
     if (server) {
       this.drain = new ConnectionDrain(server, () => this.shuttingDown);
     }
-    const { path, oauth } = this.settings;
+    const { path, oauth, readinessPath } = this.settings;
     this.authenticator = new OuterAuthenticator(
       await this.authGuard.resolve(),
       this.settings.serverName,
       this.handle,
       oauth && this.resource.unauthorized(oauth, true),
     );
-    if (oauth) {
-      this.serveMetadata(app, oauth);
+    const routes: HttpRoute[] = oauth ? this.metadataRoutes(oauth) : [];
+    if (readinessPath) {
+      routes.push({
+        method: 'GET',
+        path: readinessPath,
+        serve: (_req, res) => this.readiness(res),
+      });
     }
-    if (this.settings.readinessPath) {
-      app.get(this.settings.readinessPath, (_req, res) => this.readiness(res));
-    }
-    app.post(path, (req, res, next) => {
-      this.handle(req, res).catch(next);
-    });
-    app.all(path, (_req, res) => {
-      res.setHeader('Allow', 'POST');
-      sendProblem(
-        res,
-        405,
-        'Method Not Allowed',
-        `Only POST is served at ${path}.`,
-      );
-    });
+    routes.push(
+      {
+        method: 'POST',
+        path,
+        serve: (req, res, request, response) =>
+          this.handle(req, res, request, response),
+      },
+      {
+        method: 'OTHER',
+        path,
+        serve: (_req, res) => {
+          res.setHeader('Allow', 'POST');
+          sendProblem(
+            res,
+            405,
+            'Method Not Allowed',
+            `Only POST is served at ${path}.`,
+          );
+        },
+      },
+    );
+    serveRoutes(adapter, routes, (res, error) => this.failed(res, error));
   }
 
   onApplicationBootstrap(): void {
@@ -216,7 +228,17 @@ export class McpHttpTransport
     }
   }
 
-  private async handle(req: BodyRequest, res: ServerResponse): Promise<void> {
+  /**
+   * Serves one POST. `request` and `response` are the exchange as the
+   * app's routes see it (on Express, `req` and `res` themselves): its
+   * guards are given them, and each call's request shows `request`.
+   */
+  private async handle(
+    req: BodyRequest,
+    res: ServerResponse,
+    request: AppRequest = req,
+    response: object = res,
+  ): Promise<void> {
     const turn = connectionTurn(req, res);
     if (turn !== true && !(await turn)) return;
     if (!this.isReady()) {
@@ -264,7 +286,7 @@ export class McpHttpTransport
         { 'WWW-Authenticate': this.resource.unauthorized(oauth, false) },
       );
     }
-    const admitted = this.authenticator.admit(req, res);
+    const admitted = this.authenticator.admit(req, res, [request, response]);
     if (admitted !== true && !(await admitted)) {
       return;
     }
@@ -283,37 +305,44 @@ export class McpHttpTransport
       }
       throw error;
     }
-    if (this.gate?.refuses(message, (req as { user?: unknown }).user, res)) {
+    if (this.gate?.refuses(message, request.user, res)) {
       return;
     }
-    await this.rpc.answer(req, message, res);
+    await this.rpc.answer(req, message, res, request);
   }
 
   /**
    * The RFC 9728 metadata, without authentication, cacheable and open to
    * browser-based clients (CORS for any origin, with its preflight).
    */
-  private serveMetadata(app: ExpressLike, oauth: McpOAuthSettings): void {
+  private metadataRoutes(oauth: McpOAuthSettings): HttpRoute[] {
     const cors = { 'Access-Control-Allow-Origin': '*' };
-    for (const path of this.resource.paths(oauth)) {
-      app.get(path, (_req, res) =>
-        sendJsonText(res, 200, this.resource.metadata(oauth), {
-          ...cors,
-          'Cache-Control': METADATA_CACHE_CONTROL,
-        }),
-      );
-      app.options(path, (req, res) => {
-        res
-          .writeHead(204, {
+    return this.resource.paths(oauth).flatMap((path): HttpRoute[] => [
+      {
+        method: 'GET',
+        path,
+        serve: (_req, res) =>
+          sendJsonText(res, 200, this.resource.metadata(oauth), {
             ...cors,
-            'Access-Control-Allow-Methods': 'GET, OPTIONS',
-            'Access-Control-Allow-Headers':
-              req.headers['access-control-request-headers'] ?? '*',
-            'Access-Control-Max-Age': '86400',
-          })
-          .end();
-      });
-    }
+            'Cache-Control': METADATA_CACHE_CONTROL,
+          }),
+      },
+      {
+        method: 'OPTIONS',
+        path,
+        serve: (req, res) => {
+          res
+            .writeHead(204, {
+              ...cors,
+              'Access-Control-Allow-Methods': 'GET, OPTIONS',
+              'Access-Control-Allow-Headers':
+                req.headers['access-control-request-headers'] ?? '*',
+              'Access-Control-Max-Age': '86400',
+            })
+            .end();
+        },
+      },
+    ]);
   }
 
   /** Serving from the end of the app's bootstrap until its shutdown begins. */
@@ -341,6 +370,28 @@ export class McpHttpTransport
       'Content Too Large',
       `The body exceeds ${this.settings.maxBodySize} bytes.`,
       { Connection: 'close' },
+    );
+  }
+
+  /**
+   * A request whose serving threw, on Fastify (which hands no error on
+   * once its reply is hijacked): logged, and answered `500` when nothing
+   * has been sent yet, else its connection is ended.
+   */
+  private failed(res: ServerResponse, error: unknown): void {
+    this.logger.error(
+      'An MCP HTTP request could not be served',
+      error instanceof Error ? error.stack : String(error),
+    );
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendProblem(
+      res,
+      500,
+      'Internal Server Error',
+      'The request could not be served.',
     );
   }
 

@@ -42,13 +42,19 @@ export class OuterAuthenticator {
 
   /**
    * False when the request was answered (`401` or `500`); true at once,
-   * without a promise, when there is nothing to judge.
+   * without a promise, when there is nothing to judge. The guard is given
+   * `args`: the request and response as the app's routes see them
+   * (default: `req` and `res`).
    */
-  admit(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
+  admit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    args: readonly unknown[] = [req, res],
+  ): boolean | Promise<boolean> {
     const authorization = req.headers.authorization;
     return !this.guard || authorization === undefined
       ? true
-      : this.judge(this.guard, authorization, req, res);
+      : this.judge(this.guard, authorization, req, res, args);
   }
 
   /**
@@ -67,11 +73,7 @@ export class OuterAuthenticator {
     const request = headerRequest(headers);
     let verdict: Verdict;
     try {
-      verdict = (await this.ask(
-        this.guard,
-        request as unknown as IncomingMessage,
-        {} as ServerResponse,
-      ))
+      verdict = (await this.ask(this.guard, [request, {}]))
         ? 'authenticated'
         : 'rejected';
     } catch (error) {
@@ -85,13 +87,12 @@ export class OuterAuthenticator {
     authorization: string,
     req: IncomingMessage,
     res: ServerResponse,
+    args: readonly unknown[],
   ): Promise<boolean> {
     let verdict: Verdict;
     let failure: unknown;
     try {
-      verdict = (await this.ask(guard, req, res))
-        ? 'authenticated'
-        : 'rejected';
+      verdict = (await this.ask(guard, args)) ? 'authenticated' : 'rejected';
     } catch (error) {
       verdict = verdictOf(error);
       failure = error;
@@ -110,11 +111,10 @@ export class OuterAuthenticator {
 
   private async ask(
     guard: CanActivate,
-    req: IncomingMessage,
-    res: ServerResponse,
+    args: readonly unknown[],
   ): Promise<boolean> {
     const context = new HttpExecutionContext(
-      [req, res],
+      [...args],
       OuterAuthenticator,
       this.handler,
     );

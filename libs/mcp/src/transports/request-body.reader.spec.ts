@@ -40,8 +40,14 @@ describe('isJsonRequest', () => {
 });
 
 describe('readBody', () => {
-  const asRequest = (stream: PassThrough) =>
-    stream as unknown as IncomingMessage;
+  const asRequest = (stream: PassThrough, headers = {}) =>
+    Object.assign(stream, { headers }) as unknown as IncomingMessage;
+
+  it('refuses a Content-Length over limit at once, without waiting for the body', async () => {
+    const stream = new PassThrough();
+    const body = readBody(asRequest(stream, { 'content-length': '7' }), 6);
+    await expect(body).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
 
   it('reads the body as UTF-8, up to and including limit bytes', async () => {
     const stream = new PassThrough();

@@ -34,9 +34,6 @@ export function bodyReader(
     if (!isJsonRequest(req) || BODY in req || req.readableEnded) {
       return next();
     }
-    if (Number(req.headers['content-length'] ?? 0) > limit) {
-      return tooLarge(res);
-    }
     readBody(req, limit).then(
       (text) => {
         req[BODY] = parse(text);
@@ -70,9 +67,17 @@ function jsonMessage(message: unknown): unknown {
   return message;
 }
 
-/** Reads a request body up to `limit` bytes, as UTF-8 text. */
+/**
+ * Reads a request body up to `limit` bytes, as UTF-8 text; refuses one
+ * whose `Content-Length` is over it at once, without waiting for it.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      req.resume();
+      reject(new BodyTooLargeError());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {

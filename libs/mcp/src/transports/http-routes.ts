@@ -1,0 +1,140 @@
+import type { AbstractHttpAdapter } from '@nestjs/core';
+import type { ServerResponse } from 'node:http';
+import type { BodyRequest, Next } from './request-body.reader.js';
+
+/**
+ * Serves one request: every HTTP rule works on the Node request and
+ * response; `appRequest` and `appResponse` are the same exchange as the
+ * app's own routes see it (Express's are the Node objects themselves,
+ * Fastify's wrap them), for the app's guards and each call's request.
+ */
+export type RouteServe = (
+  req: BodyRequest,
+  res: ServerResponse,
+  appRequest: object,
+  appResponse: object,
+) => void | Promise<void>;
+
+/** A route of the endpoint; `OTHER`: every method not routed at its path. */
+export interface HttpRoute {
+  readonly method: 'GET' | 'POST' | 'OPTIONS' | 'OTHER';
+  readonly path: string;
+  readonly serve: RouteServe;
+}
+
+type ExpressHandler = (
+  req: BodyRequest,
+  res: ServerResponse,
+  next: Next,
+) => void;
+
+/** The Express application, as far as the endpoint uses it. */
+export interface ExpressLike {
+  post(path: string, handler: ExpressHandler): void;
+  get(path: string, handler: ExpressHandler): void;
+  options(path: string, handler: ExpressHandler): void;
+  all(path: string, handler: ExpressHandler): void;
+}
+
+interface FastifyRequestLike {
+  readonly raw: BodyRequest;
+}
+
+interface FastifyReplyLike {
+  readonly raw: ServerResponse;
+  hijack(): unknown;
+}
+
+/** The Fastify instance, as far as the endpoint uses it. */
+interface FastifyLike {
+  readonly supportedMethods: readonly string[];
+  route(options: {
+    method: string | string[];
+    url: string;
+    exposeHeadRoute: boolean;
+    preParsing: (
+      request: FastifyRequestLike,
+      reply: FastifyReplyLike,
+      payload: unknown,
+      done: () => void,
+    ) => void;
+    handler: () => void;
+  }): unknown;
+}
+
+/** The HTTP adapters the endpoint serves on, by `getType()`. */
+export const HTTP_ADAPTER_TYPES = ['express', 'fastify'] as const;
+
+/**
+ * Registers `routes` on the app's HTTP instance, in their order, when Nest
+ * registers the app's own (`onModuleInit`, after its controllers). On
+ * Fastify each route is served from its own `preParsing` hook: after every
+ * `onRequest` hook (the app's middleware, CORS), and before Fastify looks
+ * at the body (its Content-Type check, its parsers and `bodyLimit`), which
+ * the endpoint reads from the stream itself; the reply is hijacked, so
+ * Fastify's own handling of it ends there. `failed` answers a request
+ * whose serving threw on Fastify (on Express, its error handler does).
+ */
+export function serveRoutes(
+  adapter: AbstractHttpAdapter,
+  routes: readonly HttpRoute[],
+  failed: (res: ServerResponse, error: unknown) => void,
+): void {
+  if (adapter.getType() === 'fastify') {
+    const fastify = adapter.getInstance<FastifyLike>();
+    for (const route of routes) {
+      fastify.route({
+        method: methodsOf(route, routes, fastify.supportedMethods),
+        url: route.path,
+        exposeHeadRoute: route.method === 'GET',
+        preParsing: (request, reply, _payload, done) => {
+          reply.hijack();
+          Promise.resolve(
+            route.serve(request.raw, reply.raw, request, reply),
+          ).catch((error: unknown) => failed(reply.raw, error));
+          done();
+        },
+        handler: () => undefined,
+      });
+    }
+    return;
+  }
+  const express = adapter.getInstance<ExpressLike>();
+  for (const { method, path, serve } of routes) {
+    const handler: ExpressHandler = (req, res, next) => {
+      Promise.resolve(serve(req, res, req, res)).catch(next);
+    };
+    switch (method) {
+      case 'GET':
+        express.get(path, handler);
+        break;
+      case 'POST':
+        express.post(path, handler);
+        break;
+      case 'OPTIONS':
+        express.options(path, handler);
+        break;
+      case 'OTHER':
+        express.all(path, handler);
+    }
+  }
+}
+
+/** A Fastify route's methods: `OTHER` is every one the instance has that no other route at its path takes. */
+function methodsOf(
+  route: HttpRoute,
+  routes: readonly HttpRoute[],
+  supported: readonly string[],
+): string | string[] {
+  if (route.method !== 'OTHER') {
+    return route.method;
+  }
+  const taken = new Set(
+    routes
+      .filter((each) => each.path === route.path && each !== route)
+      .flatMap((each) =>
+        each.method === 'GET' ? ['GET', 'HEAD'] : [each.method],
+      ),
+  );
+  return supported.filter((method) => !taken.has(method));
+}
