@@ -142,28 +142,46 @@ describe('ConnectionDrain', () => {
     }
   });
 
-  it('with a drain delay, keeps an idle connection until the keepAliveTimeout, answering a request a balancer sends on it later', async () => {
-    const { server, drain, socket, reader } = await rawConnection();
-    server.keepAliveTimeout = 4_000;
+  it.each([
+    ['the keepAliveTimeout', 4_000],
+    ["Node's default keepAliveTimeout where the server set none", 0],
+  ])(
+    'with a drain delay, keeps an idle connection until %s, answering a request a balancer sends on it later',
+    async (_limit, keepAliveTimeout) => {
+      const { server, drain, socket, reader } = await rawConnection();
+      server.keepAliveTimeout = keepAliveTimeout;
+      try {
+        socket.write(GET);
+        await reader.next();
+        const left = drain.leave(50, 60_000);
+        // Idle well past IDLE_BEFORE_CLOSE: a balancer's cached connection,
+        // used again (nginx after its fail_timeout).
+        await sleep(IDLE_BEFORE_CLOSE + 700);
+        socket.write(GET);
+        const second = await Promise.race([
+          reader.next(),
+          reader.ended.then((how) => `closed first: ${how}`),
+        ]);
+        expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+        expect(second).toMatch(/\r\nConnection: close\r\n/i);
+        expect(await reader.ended).toBe('end');
+        await left;
+      } finally {
+        socket.destroy();
+        server.closeAllConnections();
+      }
+    },
+  );
+
+  it('cuts off a response still under way when the grace period ends', async () => {
+    const server = await heldServer();
     try {
-      socket.write(GET);
-      await reader.next();
-      const left = drain.leave(50, 60_000);
-      // Idle well past IDLE_BEFORE_CLOSE: a balancer's cached connection,
-      // used again (nginx after its fail_timeout).
-      await sleep(IDLE_BEFORE_CLOSE + 700);
-      socket.write(GET);
-      const second = await Promise.race([
-        reader.next(),
-        reader.ended.then((how) => `closed first: ${how}`),
-      ]);
-      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
-      expect(second).toMatch(/\r\nConnection: close\r\n/i);
-      expect(await reader.ended).toBe('end');
-      await left;
+      const answer = server.request();
+      await server.holding(1);
+      server.drain.begin(50);
+      await expect(answer).rejects.toThrow(/socket hang up|ECONNRESET/);
     } finally {
-      socket.destroy();
-      server.closeAllConnections();
+      await server.close();
     }
   });
 
