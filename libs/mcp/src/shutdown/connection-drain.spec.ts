@@ -185,11 +185,82 @@ describe('ConnectionDrain', () => {
     }
   });
 
+  it('a second begin() keeps the first grace period', async () => {
+    const server = await heldServer();
+    try {
+      const answer = server.request();
+      await server.holding(1);
+      server.drain.begin(60_000);
+      server.drain.begin(50);
+      await sleep(200);
+      server.held[0].end('ok');
+      expect((await answer).connection).toBe('close');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('begins draining while a response that has sent its headers is under way', async () => {
+    const server = await heldServer();
+    try {
+      const answer = server.request();
+      await server.holding(1);
+      server.held[0].flushHeaders();
+      server.drain.begin(60_000);
+      server.held[0].end('ok');
+      expect((await answer).connection).toBe('keep-alive');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an answer ended just now makes its connection idle from then, however old the connection', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      socket.write(GET);
+      await reader.next();
+      drain.begin(60_000);
+      const closed = new Promise((resolve) => server.close(resolve));
+      await sleep(50);
+      socket.write(GET);
+      const second = await Promise.race([
+        reader.next(),
+        reader.ended.then((how) => `closed first: ${how}`),
+      ]);
+      expect(second).toMatch(/\r\nConnection: close\r\n/i);
+      await closed;
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it('answers, with Connection: close, on a connection opened before the drain was set up', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const reader = readerOf(socket);
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      new ConnectionDrain(server, () => false).begin(60_000);
+      socket.write(GET);
+      expect(await reader.next()).toMatch(/\r\nConnection: close\r\n/i);
+      expect(await reader.ended).toBe('end');
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
   it('serves on through the drain delay, then stops taking connections', async () => {
     const server = await heldServer();
     // The agent's idle connection closes by this limit (see the class).
     server.server.keepAliveTimeout = 300;
     try {
+      const connections = server.server.listenerCount('connection');
       const left = server.drain.leave(50, 60_000);
       expect(server.drain.isLeaving()).toBe(true);
       expect(server.drain.isDraining()).toBe(false);
@@ -199,6 +270,8 @@ describe('ConnectionDrain', () => {
       expect((await answer).connection).toBe('keep-alive');
       await left;
       expect(server.drain.isDraining()).toBe(true);
+      // The accept queue's watch is gone with it.
+      expect(server.server.listenerCount('connection')).toBe(connections);
       const refused = connect(server.port, '127.0.0.1');
       await expect(
         new Promise((resolve, reject) =>
