@@ -260,6 +260,7 @@ describe('ConnectionDrain', () => {
     // The agent's idle connection closes by this limit (see the class).
     server.server.keepAliveTimeout = 300;
     try {
+      expect(server.drain.isLeaving()).toBe(false);
       const connections = server.server.listenerCount('connection');
       const left = server.drain.leave(50, 60_000);
       expect(server.drain.isLeaving()).toBe(true);
@@ -289,6 +290,9 @@ const GET = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 /** A server answering `ok` at once, and a raw connection to it. */
 async function rawConnection() {
   const server = createServer((_req, res) => res.end('ok'));
+  // Far beyond any test: an idle connection that ends was ended by the
+  // drain, not by Node's own idle timeout (5 s by default).
+  server.keepAliveTimeout = 60_000;
   const drain = new ConnectionDrain(server, () => false);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
