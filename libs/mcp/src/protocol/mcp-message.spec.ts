@@ -1,4 +1,4 @@
-import { classifyMessage } from './mcp-message.js';
+import { cancelledRequestId, classifyMessage } from './mcp-message.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -102,5 +102,61 @@ describe('classifyMessage', () => {
         params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 1 } },
       }),
     ).toEqual({ kind: 'notification', era: 'modern', bodyVersion: undefined });
+  });
+
+  it('a carrier version names the era only when it is a 2026 one', () => {
+    const request = { jsonrpc: '2.0', id: 6, method: 'tools/list' };
+    expect(classifyMessage(request, '2025-06-18')).toMatchObject({
+      kind: 'request',
+      era: 'legacy',
+    });
+    expect(classifyMessage(request, undefined)).toMatchObject({
+      kind: 'request',
+      era: 'legacy',
+    });
+  });
+
+  it('a _meta that names no protocol version leaves the request a 2025 one', () => {
+    expect(
+      classifyMessage({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/list',
+        params: { _meta: { progressToken: 1 } },
+      }),
+    ).toMatchObject({ kind: 'request', era: 'legacy', meta: undefined });
+  });
+});
+
+describe('cancelledRequestId', () => {
+  const cancelled = (params: unknown) => ({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params,
+  });
+
+  it('is the string or number id a notifications/cancelled names', () => {
+    expect(cancelledRequestId(cancelled({ requestId: 'a' }))).toBe('a');
+    expect(cancelledRequestId(cancelled({ requestId: 0 }))).toBe(0);
+  });
+
+  it('is undefined for any other message or id', () => {
+    expect(
+      cancelledRequestId({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { requestId: 1 },
+      }),
+    ).toBeUndefined();
+    expect(cancelledRequestId('notifications/cancelled')).toBeUndefined();
+    expect(cancelledRequestId(null)).toBeUndefined();
+    expect(cancelledRequestId(cancelled(undefined))).toBeUndefined();
+    expect(cancelledRequestId(cancelled('a'))).toBeUndefined();
+    expect(cancelledRequestId(cancelled({}))).toBeUndefined();
+    expect(cancelledRequestId(cancelled({ requestId: true }))).toBeUndefined();
+    expect(
+      cancelledRequestId(cancelled({ requestId: { id: 1 } })),
+    ).toBeUndefined();
+    expect(cancelledRequestId(cancelled({ requestId: null }))).toBeUndefined();
   });
 });

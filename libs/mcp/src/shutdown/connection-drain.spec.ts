@@ -142,25 +142,113 @@ describe('ConnectionDrain', () => {
     }
   });
 
-  it('with a drain delay, keeps an idle connection until the keepAliveTimeout, answering a request a balancer sends on it later', async () => {
-    const { server, drain, socket, reader } = await rawConnection();
-    server.keepAliveTimeout = 4_000;
+  it.each([
+    ['the keepAliveTimeout', 4_000],
+    ["Node's default keepAliveTimeout where the server set none", 0],
+  ])(
+    'with a drain delay, keeps an idle connection until %s, answering a request a balancer sends on it later',
+    async (_limit, keepAliveTimeout) => {
+      const { server, drain, socket, reader } = await rawConnection();
+      server.keepAliveTimeout = keepAliveTimeout;
+      try {
+        socket.write(GET);
+        await reader.next();
+        const left = drain.leave(50, 60_000);
+        // Idle well past IDLE_BEFORE_CLOSE: a balancer's cached connection,
+        // used again (nginx after its fail_timeout).
+        await sleep(IDLE_BEFORE_CLOSE + 700);
+        socket.write(GET);
+        const second = await Promise.race([
+          reader.next(),
+          reader.ended.then((how) => `closed first: ${how}`),
+        ]);
+        expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+        expect(second).toMatch(/\r\nConnection: close\r\n/i);
+        expect(await reader.ended).toBe('end');
+        await left;
+      } finally {
+        socket.destroy();
+        server.closeAllConnections();
+      }
+    },
+  );
+
+  it('cuts off a response still under way when the grace period ends', async () => {
+    const server = await heldServer();
     try {
+      const answer = server.request();
+      await server.holding(1);
+      server.drain.begin(50);
+      await expect(answer).rejects.toThrow(/socket hang up|ECONNRESET/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a second begin() keeps the first grace period', async () => {
+    const server = await heldServer();
+    try {
+      const answer = server.request();
+      await server.holding(1);
+      server.drain.begin(60_000);
+      server.drain.begin(50);
+      await sleep(200);
+      server.held[0].end('ok');
+      expect((await answer).connection).toBe('close');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('begins draining while a response that has sent its headers is under way', async () => {
+    const server = await heldServer();
+    try {
+      const answer = server.request();
+      await server.holding(1);
+      server.held[0].flushHeaders();
+      server.drain.begin(60_000);
+      server.held[0].end('ok');
+      expect((await answer).connection).toBe('keep-alive');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an answer ended just now makes its connection idle from then, however old the connection', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      await sleep(IDLE_BEFORE_CLOSE + 100);
       socket.write(GET);
       await reader.next();
-      const left = drain.leave(50, 60_000);
-      // Idle well past IDLE_BEFORE_CLOSE: a balancer's cached connection,
-      // used again (nginx after its fail_timeout).
-      await sleep(IDLE_BEFORE_CLOSE + 700);
+      drain.begin(60_000);
+      const closed = new Promise((resolve) => server.close(resolve));
+      await sleep(50);
       socket.write(GET);
       const second = await Promise.race([
         reader.next(),
         reader.ended.then((how) => `closed first: ${how}`),
       ]);
-      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
       expect(second).toMatch(/\r\nConnection: close\r\n/i);
+      await closed;
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it('answers, with Connection: close, on a connection opened before the drain was set up', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const reader = readerOf(socket);
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      new ConnectionDrain(server, () => false).begin(60_000);
+      socket.write(GET);
+      expect(await reader.next()).toMatch(/\r\nConnection: close\r\n/i);
       expect(await reader.ended).toBe('end');
-      await left;
     } finally {
       socket.destroy();
       server.closeAllConnections();
@@ -172,6 +260,8 @@ describe('ConnectionDrain', () => {
     // The agent's idle connection closes by this limit (see the class).
     server.server.keepAliveTimeout = 300;
     try {
+      expect(server.drain.isLeaving()).toBe(false);
+      const connections = server.server.listenerCount('connection');
       const left = server.drain.leave(50, 60_000);
       expect(server.drain.isLeaving()).toBe(true);
       expect(server.drain.isDraining()).toBe(false);
@@ -181,6 +271,8 @@ describe('ConnectionDrain', () => {
       expect((await answer).connection).toBe('keep-alive');
       await left;
       expect(server.drain.isDraining()).toBe(true);
+      // The accept queue's watch is gone with it.
+      expect(server.server.listenerCount('connection')).toBe(connections);
       const refused = connect(server.port, '127.0.0.1');
       await expect(
         new Promise((resolve, reject) =>
@@ -198,6 +290,9 @@ const GET = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 /** A server answering `ok` at once, and a raw connection to it. */
 async function rawConnection() {
   const server = createServer((_req, res) => res.end('ok'));
+  // Far beyond any test: an idle connection that ends was ended by the
+  // drain, not by Node's own idle timeout (5 s by default).
+  server.keepAliveTimeout = 60_000;
   const drain = new ConnectionDrain(server, () => false);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
