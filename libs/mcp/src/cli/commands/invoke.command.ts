@@ -48,7 +48,7 @@ export class InvokeCommand implements CliCommand {
   ): Promise<number> {
     const { name } = this.runner;
     const { OperationInvoker, OperationRefusedError } =
-      await import('@nestops/operations');
+      await import('./operations-api.js');
     let result: InvocationResult;
     try {
       result = await app.get(OperationInvoker, { strict: false }).invoke(id, {

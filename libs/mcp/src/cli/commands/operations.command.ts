@@ -28,7 +28,7 @@ export class OperationsCommand implements CliCommand {
     json = false,
   ): Promise<number> {
     const [{ OperationRegistry }, { McpToolCatalogue }] = await Promise.all([
-      import('@nestops/operations'),
+      import('./operations-api.js'),
       import('../../tools/mcp-tool.catalogue.js'),
     ]);
     const catalogue = app.get(McpToolCatalogue, { strict: false });
