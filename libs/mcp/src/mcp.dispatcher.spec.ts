@@ -7,7 +7,7 @@ import {
 } from '@nestops/operations';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpModule } from './mcp.module.js';
-import { resultValue } from './protocol/answer.writer.js';
+import { resultValue } from './protocol/answer-text.js';
 import { classifyMessage } from './protocol/mcp-message.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
 

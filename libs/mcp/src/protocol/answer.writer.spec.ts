@@ -3,10 +3,10 @@ import { resolveMcpOptions } from '../mcp-options.resolver.js';
 import {
   answerParts,
   answerText,
-  McpAnswerWriter,
   RawJson,
   resultValue,
-} from './answer.writer.js';
+} from './answer-text.js';
+import { McpAnswerWriter } from './answer.writer.js';
 
 const writer = () =>
   new McpAnswerWriter(

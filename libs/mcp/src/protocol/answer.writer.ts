@@ -6,14 +6,6 @@ import { RawJson } from './answer-text.js';
 import { cacheHints, type ModernResult, modernResult } from './greeting.js';
 import type { ProtocolEra } from './protocol-era.js';
 
-export {
-  answerParts,
-  answerText,
-  RawJson,
-  resultValue,
-} from './answer-text.js';
-export type { ModernResult } from './greeting.js';
-
 /**
  * Writes the results whose JSON depends on the server: the 2026 members of
  * a result, a tool result around the call's own JSON text, the prepared

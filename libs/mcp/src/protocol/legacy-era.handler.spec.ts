@@ -12,7 +12,7 @@ import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpModule } from '../mcp.module.js';
-import { resultValue } from './answer.writer.js';
+import { resultValue } from './answer-text.js';
 import { LegacyEraHandler } from './legacy-era.handler.js';
 import { classifyMessage, type McpRequest } from './mcp-message.js';
 

@@ -9,7 +9,8 @@ import type { McpCallerContext } from '../mcp-caller.context.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { mcpCallReporter } from './call-notifications.js';
-import { McpAnswerWriter, type RawJson } from './answer.writer.js';
+import type { RawJson } from './answer-text.js';
+import { McpAnswerWriter } from './answer.writer.js';
 import type { ProtocolEra } from './protocol-era.js';
 import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 

@@ -10,7 +10,7 @@ import {
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { McpModule } from '../mcp.module.js';
-import { resultValue } from './answer.writer.js';
+import { resultValue } from './answer-text.js';
 import { classifyMessage, type McpRequest } from './mcp-message.js';
 import { ModernEraHandler } from './modern-era.handler.js';
 

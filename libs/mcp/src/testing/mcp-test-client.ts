@@ -4,7 +4,7 @@ import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
-import { resultValue } from '../protocol/answer.writer.js';
+import { resultValue } from '../protocol/answer-text.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
 
 /**

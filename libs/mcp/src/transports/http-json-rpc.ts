@@ -25,7 +25,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../mcp.constants.js';
 import type { McpDispatcher } from '../mcp.dispatcher.js';
-import { answerParts, answerText } from '../protocol/answer.writer.js';
+import { answerParts, answerText } from '../protocol/answer-text.js';
 import {
   cancelledRequestId,
   classifyMessage,
