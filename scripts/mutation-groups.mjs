@@ -21,6 +21,7 @@ export const MUTATION_GROUPS = {
       'libs/mcp/src/transports/http-response-stream.ts',
       'libs/mcp/src/protocol/mcp-message.ts',
       'libs/mcp/src/transports/mcp-http.transport.ts',
+      'libs/mcp/src/transports/http-routes.ts',
       'libs/mcp/src/shutdown/connection-drain.ts',
     ],
     tests: [
@@ -34,6 +35,7 @@ export const MUTATION_GROUPS = {
       'test/guard-check.e2e-spec.ts',
       'test/i18n.e2e-spec.ts',
       'test/response-stream.e2e-spec.ts',
+      'test/oauth-resource.e2e-spec.ts',
     ],
   },
   // The stdio session of the command-line host
