@@ -1,3 +1,4 @@
+import { Agent, type Server } from 'node:http';
 import { Injectable, Module } from '@nestjs/common';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpModule } from '@nestops/mcp';
@@ -153,6 +154,38 @@ describe.each(HTTP_ADAPTERS)(
         expect(streamed.text).toBe(
           `{"jsonrpc":"2.0","id":3,"result":${JSON.stringify(RESULT)}}`,
         );
+      });
+
+      it('after an SSE answer, its keep-alive connection serves the next POST', async () => {
+        const server = running().app.getHttpServer() as Server;
+        let connections = 0;
+        const count = () => {
+          connections += 1;
+        };
+        server.on('connection', count);
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        try {
+          for (const id of [4, 5]) {
+            const reply = await sendExact(running().baseUrl, {
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+              },
+              body: JSON.stringify(call(id, 'streaming_report')),
+              agent,
+            });
+            expect(reply.header('content-type')).toBe('text/event-stream');
+            expect(sseEvents(reply.text).at(-1)).toEqual({
+              jsonrpc: '2.0',
+              id,
+              result: RESULT,
+            });
+          }
+          expect(connections).toBe(1);
+        } finally {
+          server.off('connection', count);
+          agent.destroy();
+        }
       });
 
       it('the official SDK client (v1) receives both messages, then the result', async () => {

@@ -12,7 +12,6 @@ import {
   JSON_RPC_METHOD_NOT_FOUND,
   JSON_RPC_PARSE_ERROR,
   type JsonRpcResponse,
-  MCP_HEADER_MISMATCH,
   MCP_UNSUPPORTED_PROTOCOL_VERSION,
 } from '../json-rpc/json-rpc.types.js';
 import {
@@ -38,7 +37,7 @@ import { CallerLogLevels } from './caller-log-levels.js';
 import { callerOf, InFlightCalls } from './in-flight-calls.js';
 import { HttpResponseStream } from './http-response-stream.js';
 import {
-  checkRequestHeaders,
+  requestHeadersRefusal,
   versionHeaderRefusal,
 } from './request-headers.js';
 
@@ -82,6 +81,7 @@ export class HttpJsonRpc {
     const version = header === undefined ? undefined : String(header);
     if (
       Array.isArray(message) &&
+      // Stryker disable next-line ConditionalExpression: BATCH_PROTOCOL_VERSIONS holds no undefined (the check is for the type)
       version !== undefined &&
       BATCH_PROTOCOL_VERSIONS.includes(version)
     ) {
@@ -110,6 +110,7 @@ export class HttpJsonRpc {
     }
     const status = statusOf(response, classified.era);
     const parts = answerParts(response);
+    // Stryker disable next-line ConditionalExpression: the parts are the answer's text in pieces (sparing a copy, a matter for bench/): sent as text, the same bytes go
     if (parts) {
       return sendJsonParts(res, status, parts);
     }
@@ -117,9 +118,9 @@ export class HttpJsonRpc {
   }
 
   /**
-   * Serves one message: a 2026 `tools/call` cancelled when its client
-   * closes the POST, a 2025 one when the same caller's
-   * `notifications/cancelled` names it.
+   * Serves one message: a 2026 request cancelled when its client closes
+   * the POST, a 2025 one when the same caller's `notifications/cancelled`
+   * names it.
    */
   private async serve(
     classified: McpMessage,
@@ -130,42 +131,39 @@ export class HttpJsonRpc {
     stream: HttpResponseStream,
   ): Promise<JsonRpcResponse | undefined> {
     if (classified.era === 'modern') {
-      const closed = closeSignal(classified, res);
       return this.dispatcher.serve(
         classified,
-        closed ? { ...caller, signal: closed } : caller,
+        { ...caller, signal: closeSignal(res) },
         stream,
       );
     }
-    const cancelled = cancelledRequestId(message);
-    const isCall =
-      classified.kind === 'request' && classified.method === 'tools/call';
-    const isSetLevel =
-      classified.kind === 'request' && classified.method === 'logging/setLevel';
-    if (cancelled === undefined && !isCall && !isSetLevel) {
-      return this.dispatcher.serve(classified, caller, stream);
-    }
+    // A 2025 message: a `notifications/cancelled` cancels the call it names
+    // (if this caller has it under way here), each message carries its
+    // caller's log levels (`logging/setLevel` sets them, a call's log
+    // messages follow them), and each request can be cancelled while it is
+    // under way.
     const who = callerOf(req.headers, req.socket.remoteAddress);
+    const cancelled = cancelledRequestId(message);
+    // Stryker disable next-line ConditionalExpression: no call is tracked under an undefined id, so cancelling one cancels nothing
     if (cancelled !== undefined) {
       this.inFlight.cancel(who, cancelled);
     }
-    const logging = this.logLevels.of(who);
-    if (!isCall) {
-      return this.dispatcher.serve(classified, { ...caller, logging }, stream);
+    const logged = { ...caller, logging: this.logLevels.of(who) };
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a message that is not a request (a notification, a response, a refused message) is answered at once or not at all, and reads no signal: tracking it under its id cancels nothing
+    if (classified.kind !== 'request') {
+      return this.dispatcher.serve(classified, logged, stream);
     }
+    // Undefined when this caller already has a request with this id under
+    // way: the first keeps the cancellation.
     const cancel = this.inFlight.track(who, classified.id);
     try {
       return await this.dispatcher.serve(
         classified,
-        cancel
-          ? { ...caller, logging, signal: cancel }
-          : { ...caller, logging },
+        { ...logged, signal: cancel },
         stream,
       );
     } finally {
-      if (cancel) {
-        this.inFlight.forget(who, classified.id, cancel);
-      }
+      this.inFlight.forget(who, classified.id, cancel);
     }
   }
 
@@ -242,33 +240,17 @@ function carrierRefusal(
   if (mismatch) {
     return mismatch.toResponse(idOf(message));
   }
-  if (classified.kind !== 'request') {
-    return undefined;
-  }
-  try {
-    checkRequestHeaders(headers, classified);
-    return undefined;
-  } catch (error) {
-    if (error instanceof McpProtocolError) {
-      return error.toResponse(classified.id);
-    }
-    throw error;
-  }
+  return classified.kind === 'request'
+    ? requestHeadersRefusal(headers, classified)?.toResponse(classified.id)
+    : undefined;
 }
 
 /**
- * For a 2026 `tools/call`: aborted when the client closes the POST's
- * response before the answer went, which cancels the call (2026-07-28
- * cancels by closing the stream; a 2025 client's disconnect is not a
- * cancellation).
+ * For a 2026 request: aborted when the client closes the POST's response
+ * before the answer went, which cancels a call (2026-07-28 cancels by
+ * closing the stream; a 2025 client's disconnect is not a cancellation).
  */
-function closeSignal(
-  classified: McpMessage,
-  res: ServerResponse,
-): CarrierCancel | undefined {
-  if (classified.kind !== 'request' || classified.method !== 'tools/call') {
-    return undefined;
-  }
+function closeSignal(res: ServerResponse): CarrierCancel {
   const closed = new CarrierCancel();
   res.once('close', () => {
     if (!res.writableFinished) {
@@ -281,10 +263,11 @@ function closeSignal(
 /**
  * A single message's status: `400` when the POST itself was bad, `500` when
  * the server failed. A 2026 request also gets `400` for a bad `_meta`
- * (`-32602` with `PROTOCOLS_VALIDATION_005`), headers that disagree
- * (`-32020`) or a version not spoken (`-32022`), and `404` for a method it
- * does not have; its other errors (an unknown tool, say) are answers, `200`,
- * as in 2025.
+ * (`-32602` with `PROTOCOLS_VALIDATION_005`) or a version not spoken
+ * (`-32022`), and `404` for a method it does not have; its other errors (an
+ * unknown tool, say) are answers, `200`, as in 2025. (Headers that disagree
+ * with the body, `-32020`, are refused before the message is served, by
+ * `carrierRefusal`.)
  */
 function statusOf(response: JsonRpcResponse, era: ProtocolEra): number {
   if (!('error' in response)) {
@@ -304,8 +287,7 @@ function statusOf(response: JsonRpcResponse, era: ProtocolEra): number {
   if (code === JSON_RPC_METHOD_NOT_FOUND) {
     return 404;
   }
-  return code === MCP_HEADER_MISMATCH ||
-    code === MCP_UNSUPPORTED_PROTOCOL_VERSION ||
+  return code === MCP_UNSUPPORTED_PROTOCOL_VERSION ||
     data.code === INVALID_REQUEST_META
     ? 400
     : 200;

@@ -35,7 +35,15 @@ export class InFlightCalls {
     return cancel;
   }
 
-  forget(caller: string, id: JsonRpcId, cancel: CarrierCancel): void {
+  /**
+   * Forgets the call `track` gave `cancel` for (nothing when `cancel` is
+   * undefined: `track` tracked nothing).
+   */
+  forget(
+    caller: string,
+    id: JsonRpcId,
+    cancel: CarrierCancel | undefined,
+  ): void {
     const tracked = this.calls.get(id);
     const index =
       tracked?.findIndex(

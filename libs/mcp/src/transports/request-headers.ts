@@ -17,26 +17,28 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * `_meta` version, `Mcp-Method` the method, and on `tools/call` `Mcp-Name`
  * the tool's name (after decoding `=?base64?...?=`). Header names are
  * case-insensitive (Node lowercases them); values are compared exactly after
- * trimming spaces and tabs. Throws `-32020` on the first that fails.
+ * trimming spaces and tabs. Returns the `-32020` of the first that fails, or
+ * undefined.
  */
-export function checkRequestHeaders(
+export function requestHeadersRefusal(
   headers: IncomingHttpHeaders,
   request: McpRequest,
-): void {
-  expectHeader(
-    headers,
-    'MCP-Protocol-Version',
-    request.meta?.protocolVersion,
-    false,
-  );
-  expectHeader(headers, 'Mcp-Method', request.method, false);
+): McpProtocolError | undefined {
   const name = request.params.name;
-  if (
-    request.method === 'tools/call' &&
+  return (
+    headerRefusal(
+      headers,
+      'MCP-Protocol-Version',
+      // A 2026 request's `_meta` is set: its headers are checked only then.
+      request.meta!.protocolVersion,
+      false,
+    ) ??
+    headerRefusal(headers, 'Mcp-Method', request.method, false) ??
+    (request.method === 'tools/call' &&
     (typeof name === 'string' || headers['mcp-name'] !== undefined)
-  ) {
-    expectHeader(headers, 'Mcp-Name', name, true);
-  }
+      ? headerRefusal(headers, 'Mcp-Name', name, true)
+      : undefined)
+  );
 }
 
 /**
@@ -54,61 +56,67 @@ export function versionHeaderRefusal(
   bodyVersion: string | undefined,
   id: JsonRpcId | null,
 ): McpProtocolError | undefined {
-  if (bodyVersion === undefined || id === null) {
-    return undefined;
-  }
-  try {
-    expectHeader(headers, 'MCP-Protocol-Version', bodyVersion, false);
-    return undefined;
-  } catch (error) {
-    if (error instanceof McpProtocolError) {
-      return error;
-    }
-    throw error;
-  }
+  return bodyVersion === undefined || id === null
+    ? undefined
+    : headerRefusal(headers, 'MCP-Protocol-Version', bodyVersion, false);
 }
 
-function expectHeader(
+/** The `-32020` of a header that is missing or does not match `body`. */
+function headerRefusal(
   headers: IncomingHttpHeaders,
   header: string,
   body: unknown,
   encodable: boolean,
-): void {
+): McpProtocolError | undefined {
   const raw = headers[header.toLowerCase()];
   if (raw === undefined) {
-    throw McpProtocolError.headerMismatch(`the ${header} header is missing`);
+    return McpProtocolError.headerMismatch(`the ${header} header is missing`);
   }
   const text = (Array.isArray(raw) ? raw.join(', ') : raw).replace(
     /^[\t ]+|[\t ]+$/g,
     '',
   );
   const value = encodable ? decoded(header, text) : text;
-  if (value !== body) {
-    throw McpProtocolError.headerMismatch(
-      `the ${header} header value ${JSON.stringify(value)} does not match the body's ${JSON.stringify(body ?? null)}`,
-    );
+  if (value instanceof McpProtocolError) {
+    return value;
   }
+  return value === body
+    ? undefined
+    : McpProtocolError.headerMismatch(
+        `the ${header} header value ${JSON.stringify(value)} does not match the body's ${JSON.stringify(body ?? null)}`,
+      );
 }
 
-/** A plain value as it is, an encoded one decoded; `-32020` when malformed. */
-function decoded(header: string, text: string): string {
+/**
+ * A plain value as it is, an encoded one decoded; the `-32020` of a
+ * malformed one.
+ */
+function decoded(header: string, text: string): string | McpProtocolError {
   const encoded = ENCODED.exec(text);
   if (!encoded) {
-    if (!PLAIN.test(text)) {
-      throw McpProtocolError.headerMismatch(
-        `the ${header} header holds characters a plain value cannot; encode it as =?base64?...?=`,
-      );
-    }
-    return text;
+    return PLAIN.test(text)
+      ? text
+      : McpProtocolError.headerMismatch(
+          `the ${header} header holds characters a plain value cannot; encode it as =?base64?...?=`,
+        );
   }
-  try {
-    if (!BASE64.test(encoded[1])) {
-      throw new Error('not base64');
-    }
-    return UTF8.decode(Buffer.from(encoded[1], 'base64'));
-  } catch {
-    throw McpProtocolError.headerMismatch(
+  const text64 = encoded[1];
+  const utf8 = BASE64.test(text64)
+    ? utf8Text(Buffer.from(text64, 'base64'))
+    : undefined;
+  return (
+    utf8 ??
+    McpProtocolError.headerMismatch(
       `the ${header} header's =?base64?...?= value is not base64 of UTF-8 text`,
-    );
+    )
+  );
+}
+
+/** The UTF-8 text of `bytes`, or undefined when they are not UTF-8. */
+function utf8Text(bytes: Buffer): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
   }
 }
