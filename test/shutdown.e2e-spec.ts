@@ -1,29 +1,16 @@
-import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import {
-  FIXTURE_DRAIN_MS,
-  FIXTURE_GRACE_MS,
-  ShutdownGraceModule,
-  ShutdownHold,
-  StuckCalls,
-} from './fixtures/shutdown-fixtures';
 import { KeepAliveLoad, type WriteOutcome } from './support/keep-alive-load';
 import { sqliteDriver } from '../src/database/database.options';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { withClient } from './support/pg-schema';
-import {
-  JSON_TYPE,
-  type McpReply,
-  rpcRequest,
-  sendExact,
-} from './support/mcp-http';
 import { envWith, sampleEnv } from './support/sample-app';
 import {
   ensureSampleBuilt,
   type Exit,
   startSampleProcess,
 } from './support/sample-process';
-import { HTTP_ADAPTERS, startApp } from './support/start-app';
+import type { McpReply } from './support/mcp-http';
+import { readiness, until } from './support/shutdown';
 
 /** McpModule's default `shutdownGracePeriod`, which the sample keeps. */
 const GRACE_MS = 10_000;
@@ -69,16 +56,6 @@ const databases: Database[] = DATABASES.filter((db) => db.enabled).map(
 
 /** The sample's drain delay in this test (`SHUTDOWN_DRAIN_DELAY`). */
 const DRAIN_MS = 3_000;
-
-/** GET /ready on a connection of its own. */
-async function readiness(baseUrl: string): Promise<McpReply> {
-  return sendExact(baseUrl, {
-    method: 'GET',
-    path: '/ready',
-    headers: {},
-    agent: new Agent({ keepAlive: false }),
-  });
-}
 
 describe('npm start under load, then SIGTERM', () => {
   beforeAll(() => ensureSampleBuilt(), 120_000);
@@ -173,83 +150,3 @@ describe('npm start under load, then SIGTERM', () => {
 function describeOutcome(outcome: WriteOutcome): string {
   return `${outcome.kind} ${outcome.status ?? outcome.error} sent ${outcome.sentAt.toFixed(1)} done ${outcome.doneAt.toFixed(1)}`;
 }
-
-async function until(condition: () => boolean, timeout = 5_000): Promise<void> {
-  const deadline = performance.now() + timeout;
-  while (!condition()) {
-    if (performance.now() > deadline) {
-      throw new Error('Timed out waiting.');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-describe.each(HTTP_ADAPTERS)(
-  'McpModule shutdownDrainDelay and shutdownGracePeriod, fixture app on %s',
-  (on) => {
-    it('on close: /ready answers 503 while /mcp serves on; after the delay every request sent on an open connection is answered with Connection: close, no connection is taken, and a call still running when the grace period ends is cut off', async () => {
-      const { app, baseUrl } = await startApp(ShutdownGraceModule, { on });
-      const stuck = app.get(StuckCalls);
-      const hold = app.get(ShutdownHold);
-      const agent = new Agent({ keepAlive: true });
-      const pinger = new Agent({ keepAlive: true, maxSockets: 1 });
-      const ping = (via: Agent) =>
-        sendExact(baseUrl, {
-          headers: JSON_TYPE,
-          body: JSON.stringify(rpcRequest(2, 'ping')),
-          agent: via,
-        });
-      try {
-        const ready = await readiness(baseUrl);
-        await ping(pinger);
-        const call = sendExact(baseUrl, {
-          headers: JSON_TYPE,
-          body: JSON.stringify(
-            rpcRequest(1, 'tools/call', { name: 'stuck_wait', arguments: {} }),
-          ),
-          agent,
-        }).catch((error: unknown) => error);
-        await until(() => stuck.started === 1);
-
-        const closing = app.close();
-        const leaving = await readiness(baseUrl);
-        const during = await ping(pinger);
-        const drained: McpReply[] = [];
-        do {
-          drained.push(await ping(pinger));
-        } while (drained.at(-1)?.header('connection') !== 'close');
-        const fresh = await ping(new Agent()).catch((error: unknown) => error);
-        await until(() => hold.reached);
-        hold.letGo();
-        const closed = await Promise.race([
-          closing.then(() => 'closed'),
-          new Promise<'still closing'>((resolve) =>
-            setTimeout(
-              () => resolve('still closing'),
-              FIXTURE_DRAIN_MS + FIXTURE_GRACE_MS + 3_000,
-            ),
-          ),
-        ]);
-
-        expect(ready.status).toBe(200);
-        expect(ready.json()).toEqual({ status: 'ready' });
-        expect(leaving.status).toBe(503);
-        expect(leaving.json()).toEqual({ status: 'leaving' });
-        expect(leaving.header('retry-after')).toBe('1');
-        expect(during.status).toBe(200);
-        expect(during.header('connection')).toBe('keep-alive');
-        expect(drained.map((reply) => reply.status)).toEqual(
-          drained.map(() => 200),
-        );
-        expect(String(fresh)).toMatch(/ECONNREFUSED/);
-        expect(closed).toBe('closed');
-        expect(await call).toBeInstanceOf(Error);
-      } finally {
-        hold.letGo();
-        stuck.releaseAll();
-        agent.destroy();
-        pinger.destroy();
-      }
-    });
-  },
-);
