@@ -75,6 +75,14 @@ export class ConnectionDrain {
     return this.leaving !== undefined;
   }
 
+  /**
+   * @internal The connections being tracked: the open ones (a closed one is
+   * forgotten, or a long-running server would keep every connection it had).
+   */
+  connectionCount(): number {
+    return this.uses.size;
+  }
+
   /** Whether connections are being drained, or the app is closing. */
   isDraining(): boolean {
     return this.draining || this.closing();
