@@ -214,6 +214,45 @@ describe('ConnectionDrain', () => {
     }
   });
 
+  it('closes, once idle, a keep-alive connection whose answer had sent its headers when the server closed', async () => {
+    const server = await heldServer();
+    // Far beyond the test, as in rawConnection().
+    server.server.keepAliveTimeout = 60_000;
+    const socket = connect(server.port, '127.0.0.1');
+    const reader = readerOf(socket);
+    try {
+      // Idle long enough when the server closes: it is not checked again
+      // by the idle limit's timer.
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      socket.write(GET);
+      await server.holding(1);
+      // A stream (server-sent events) under way: its headers, keep-alive,
+      // went out before the drain, so Node keeps the connection after it.
+      server.held[0].flushHeaders();
+      const left = server.drain.leave(0, 60_000);
+      await sleep(50);
+      server.held[0].end('ok');
+      expect(await reader.ended).toBe('end');
+      await left;
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+
+  it('before draining, keeps an idle keep-alive connection open past the idle limit', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      socket.write(GET);
+      await reader.next();
+      await sleep(IDLE_BEFORE_CLOSE + 200);
+      expect(await isSettled(reader.ended)).toBe(false);
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
   it('an answer ended just now makes its connection idle from then, however old the connection', async () => {
     const { server, drain, socket, reader } = await rawConnection();
     try {
@@ -360,7 +399,9 @@ describe('ConnectionDrain', () => {
       await reader.next();
       const connection = await accepted;
       expect(drain.connectionCount()).toBe(1);
-      const closed = new Promise((resolve) => connection.once('close', resolve));
+      const closed = new Promise((resolve) =>
+        connection.once('close', resolve),
+      );
       socket.end();
       await closed;
       expect(drain.connectionCount()).toBe(0);
