@@ -241,7 +241,7 @@ describe('ConnectionDrain', () => {
   });
 
   it('before draining, keeps an idle keep-alive connection open past the idle limit', async () => {
-    const { server, drain, socket, reader } = await rawConnection();
+    const { server, socket, reader } = await rawConnection();
     try {
       socket.write(GET);
       await reader.next();
