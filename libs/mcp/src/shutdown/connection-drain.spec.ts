@@ -214,6 +214,45 @@ describe('ConnectionDrain', () => {
     }
   });
 
+  it('closes, once idle, a keep-alive connection whose answer had sent its headers when the server closed', async () => {
+    const server = await heldServer();
+    // Far beyond the test, as in rawConnection().
+    server.server.keepAliveTimeout = 60_000;
+    const socket = connect(server.port, '127.0.0.1');
+    const reader = readerOf(socket);
+    try {
+      // Idle long enough when the server closes: it is not checked again
+      // by the idle limit's timer.
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      socket.write(GET);
+      await server.holding(1);
+      // A stream (server-sent events) under way: its headers, keep-alive,
+      // went out before the drain, so Node keeps the connection after it.
+      server.held[0].flushHeaders();
+      const left = server.drain.leave(0, 60_000);
+      await sleep(50);
+      server.held[0].end('ok');
+      expect(await reader.ended).toBe('end');
+      await left;
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+
+  it('before draining, keeps an idle keep-alive connection open past the idle limit', async () => {
+    const { server, socket, reader } = await rawConnection();
+    try {
+      socket.write(GET);
+      await reader.next();
+      await sleep(IDLE_BEFORE_CLOSE + 200);
+      expect(await isSettled(reader.ended)).toBe(false);
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
   it('an answer ended just now makes its connection idle from then, however old the connection', async () => {
     const { server, drain, socket, reader } = await rawConnection();
     try {
@@ -252,6 +291,140 @@ describe('ConnectionDrain', () => {
     } finally {
       socket.destroy();
       server.closeAllConnections();
+    }
+  });
+
+  it('answers each connection still in the accept queue when the drain begins, resetting none', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    server.keepAliveTimeout = 60_000;
+    const drain = new ConnectionDrain(server, () => false);
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    const { port } = server.address() as AddressInfo;
+    const sockets = Array.from({ length: 5 }, () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.write(GET);
+      return socket;
+    });
+    const readers = sockets.map(readerOf);
+    try {
+      // net.connect() connects on the next tick: after it, the kernel has
+      // the five connections queued (loopback), and the event loop, which
+      // takes one off the queue per turn, has accepted none yet.
+      await new Promise((resolve) => process.nextTick(resolve));
+      const left = drain.leave(0, 60_000);
+      for (const reader of readers) {
+        expect(await reader.next()).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+        expect(await reader.ended).toBe('end');
+      }
+      await left;
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      server.closeAllConnections();
+    }
+  });
+
+  it('answers a request that comes in on an idle connection while the drain is about to end it', async () => {
+    const server = await heldServer();
+    const socket = connect(server.port, '127.0.0.1');
+    const reader = readerOf(socket);
+    try {
+      socket.write(GET);
+      await server.holding(1);
+      server.held[0].end('ok');
+      await reader.next();
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      // Idle long enough: server.close() has the connection ended after
+      // the next poll, in which this request is read. Its answer is held:
+      // the connection must stay open for it.
+      server.drain.begin(60_000);
+      const closed = new Promise((resolve) => server.server.close(resolve));
+      socket.write(GET);
+      await server.holding(2);
+      await sleep(50);
+      server.held[1].end('ok');
+      const second = await reader.next();
+      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+      expect(second).toMatch(/\r\nConnection: close\r\n/i);
+      expect(await reader.ended).toBe('end');
+      await closed;
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+
+  it('keeps an idle connection whose next request waits, read but not parsed, in its paused socket', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      const accepted = new Promise<Socket>((resolve) =>
+        server.once('connection', resolve),
+      );
+      socket.write(GET);
+      await reader.next();
+      // An app that reads the connection's bytes itself: Node's parser then
+      // gets them through the socket's stream, which buffers them while the
+      // app has it paused.
+      const connection = await accepted;
+      connection.on('data', () => undefined);
+      connection.pause();
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      socket.write(GET);
+      while (connection.readableLength === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      drain.begin(60_000);
+      const closed = new Promise((resolve) => server.close(resolve));
+      await sleep(50);
+      connection.resume();
+      const second = await reader.next();
+      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+      expect(second).toMatch(/\r\nConnection: close\r\n/i);
+      expect(await reader.ended).toBe('end');
+      await closed;
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it('forgets a connection once it has closed', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      const accepted = new Promise<Socket>((resolve) =>
+        server.once('connection', resolve),
+      );
+      socket.write(GET);
+      await reader.next();
+      const connection = await accepted;
+      expect(drain.connectionCount()).toBe(1);
+      const closed = new Promise((resolve) =>
+        connection.once('close', resolve),
+      );
+      socket.end();
+      await closed;
+      expect(drain.connectionCount()).toBe(0);
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it("leaves the connections of a server that listens again after its drain to themselves past the drain's grace period", async () => {
+    const server = await heldServer();
+    try {
+      await server.drain.leave(0, 100);
+      await new Promise<void>((resolve) =>
+        server.server.listen(server.port, '127.0.0.1', resolve),
+      );
+      const answer = server.request();
+      await server.holding(1);
+      await sleep(300);
+      server.held[0].end('ok');
+      expect((await answer).connection).toBe('close');
+    } finally {
+      await server.close();
     }
   });
 
