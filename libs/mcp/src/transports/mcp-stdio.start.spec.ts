@@ -244,6 +244,61 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     await session.done;
   });
 
+  it('serves the request it held once the server is there, and the input that ended meanwhile', async () => {
+    const session = new StartingHarness(settings);
+    session.send(GREETINGS[1], rpc(10, 'tools/list'), rpc(11, 'ping'));
+    await session.until(1);
+    // The input ends while the server loads: its end waits for it too.
+    session.input.end();
+    await new Promise((settle) => setImmediate(settle));
+    expect(session.lines.map((line) => JSON.parse(line).id)).toEqual([2]);
+    session.serve(moduleRef, settings);
+    await session.done;
+    expect(
+      (JSON.parse(session.line(10)).result.tools as { name: string }[]).map(
+        (tool) => tool.name,
+      ),
+    ).toEqual(['start_note']);
+    expect(JSON.parse(session.line(11))).toEqual({
+      jsonrpc: '2.0',
+      id: 11,
+      result: {},
+    });
+  });
+
+  it('ends only once the server is there when the input ends while it loads, serving its unterminated last line', async () => {
+    const session = new StartingHarness(settings);
+    session.send(GREETINGS[1]);
+    await session.until(1);
+    session.input.end(JSON.stringify(rpc(12, 'ping')));
+    let ended = false;
+    void session.done.then(() => {
+      ended = true;
+    });
+    await new Promise((settle) => setTimeout(settle, 20));
+    expect(ended).toBe(false);
+    expect(session.lines.map((line) => JSON.parse(line).id)).toEqual([2]);
+    session.serve(moduleRef, settings);
+    await session.done;
+    expect(JSON.parse(session.line(12))).toEqual({
+      jsonrpc: '2.0',
+      id: 12,
+      result: {},
+    });
+  });
+
+  it('writes nothing for a held notification when the server does not load', async () => {
+    const session = new StartingHarness(settings);
+    session.send(GREETINGS[1], {
+      jsonrpc: '2.0',
+      method: 'notifications/initialized',
+    });
+    await session.until(1);
+    session.fail(new Error('no such module'));
+    await expect(session.done).rejects.toThrow('no such module');
+    expect(session.lines.map((line) => JSON.parse(line).id)).toEqual([2]);
+  });
+
   it('answers the waiting request with -32603 and fails when the server does not load', async () => {
     const session = new StartingHarness(settings);
     session.send(GREETINGS[1], rpc(9, 'tools/list'));
