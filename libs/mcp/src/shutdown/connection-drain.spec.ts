@@ -118,10 +118,7 @@ describe('ConnectionDrain', () => {
       socket.write(GET);
       drain.begin(60_000);
       const closed = new Promise((resolve) => server.close(resolve));
-      const second = await reader.next();
-      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
-      expect(second).toMatch(/\r\nConnection: close\r\n/i);
-      expect(await reader.ended).toBe('end');
+      await lastAnswerThenEnd(reader);
       await closed;
     } finally {
       socket.destroy();
@@ -344,10 +341,7 @@ describe('ConnectionDrain', () => {
       await server.holding(2);
       await sleep(50);
       server.held[1].end('ok');
-      const second = await reader.next();
-      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
-      expect(second).toMatch(/\r\nConnection: close\r\n/i);
-      expect(await reader.ended).toBe('end');
+      await lastAnswerThenEnd(reader);
       await closed;
     } finally {
       socket.destroy();
@@ -378,10 +372,7 @@ describe('ConnectionDrain', () => {
       const closed = new Promise((resolve) => server.close(resolve));
       await sleep(50);
       connection.resume();
-      const second = await reader.next();
-      expect(second).toMatch(/^HTTP\/1.1 200 OK\r\n/);
-      expect(second).toMatch(/\r\nConnection: close\r\n/i);
-      expect(await reader.ended).toBe('end');
+      await lastAnswerThenEnd(reader);
       await closed;
     } finally {
       socket.destroy();
@@ -509,6 +500,19 @@ function readerOf(socket: Socket) {
       }
     },
   };
+}
+
+/**
+ * The next answer on the connection is a `200` with `Connection: close`, and
+ * then the connection ends (no reset).
+ */
+async function lastAnswerThenEnd(
+  reader: ReturnType<typeof readerOf>,
+): Promise<void> {
+  const answer = await reader.next();
+  expect(answer).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+  expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+  expect(await reader.ended).toBe('end');
 }
 
 async function isSettled(promise: Promise<unknown>): Promise<boolean> {
