@@ -152,6 +152,13 @@ describe.each(HTTP_ADAPTERS)(
 
         const over = await send(pingOf(1001));
         expect(over.status).toBe(413);
+        expect(over.header('connection')).toBe('close');
+        expect(JSON.parse(over.text)).toEqual({
+          type: 'about:blank',
+          title: 'Content Too Large',
+          status: 413,
+          detail: 'The body exceeds 1000 bytes.',
+        });
       },
     );
 

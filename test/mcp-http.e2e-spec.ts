@@ -25,6 +25,7 @@ import {
   sendExact,
 } from './support/mcp-http';
 import { startSampleApp } from './support/sample-app';
+import { readiness } from './support/shutdown';
 import {
   HTTP_ADAPTERS,
   type NestHttpApplication,
@@ -325,6 +326,15 @@ describe.each(HTTP_ADAPTERS)(
         });
         expect(response.status).toBe(405);
         expect(response.header('allow')).toBe('POST');
+        expect(response.header('content-type')).toMatch(
+          /^application\/problem\+json/,
+        );
+        expect(response.json()).toEqual({
+          type: 'about:blank',
+          title: 'Method Not Allowed',
+          status: 405,
+          detail: 'Only POST is served at /mcp.',
+        });
       });
     });
 
@@ -771,8 +781,13 @@ describe('MCP readiness', () => {
   async function expectNotReady(baseUrl: string): Promise<void> {
     const response = await postMcp(baseUrl, rpcRequest(1, 'tools/list'));
     expect(response.status).toBe(503);
-    expect(response.header('retry-after')).toBeDefined();
-    expect(response.header('retry-after')).not.toBe('');
+    expect(response.header('retry-after')).toBe('1');
+    expect(response.json()).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The application is not ready.',
+    });
   }
 
   /** Shutdown hooks run once the server has let go of every connection. */
@@ -822,11 +837,20 @@ describe('MCP readiness', () => {
         await gate.bootReached.promise;
         try {
           await expectNotReady(baseUrl);
+          const starting = await readiness(baseUrl);
+          expect(starting.status).toBe(503);
+          expect(starting.json()).toEqual({ status: 'starting' });
+          expect(starting.header('retry-after')).toBe('1');
+          expect(starting.header('cache-control')).toBe('no-store');
         } finally {
           gate.bootRelease.resolve();
         }
         await init;
         await expectReady(baseUrl);
+        const ready = await readiness(baseUrl);
+        expect(ready.status).toBe(200);
+        expect(ready.json()).toEqual({ status: 'ready' });
+        expect(ready.header('cache-control')).toBe('no-store');
       }),
   );
 
