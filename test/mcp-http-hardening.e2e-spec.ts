@@ -1,4 +1,5 @@
 import { OperationInvoker } from '@nestops/operations';
+import { connect } from 'node:net';
 import {
   OuterAuthModule,
   RecordingLogger,
@@ -146,6 +147,35 @@ describe.each(HTTP_ADAPTERS)(
         expect(logger.entries.at(-1)?.params.at(-1)).toBe('McpHttpTransport');
       },
     );
+
+    it('a body the client cuts off: the request is given up (on Fastify, logged with its cause), and the app goes on', async () => {
+      const { host, port } = new URL(baseUrl);
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), host.replace(/:\d+$/, ''), () => {
+          socket.write(
+            'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+              'Authorization: Bearer ok\r\nContent-Length: 500\r\n\r\n{"jsonrpc"',
+          );
+          // The body's first bytes are read before the connection goes.
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 50);
+        });
+        socket.on('error', reject);
+      });
+      if (on === 'fastify') {
+        await vi.waitFor(() => expect(logger.errors()).toHaveLength(1));
+        const [error] = logger.errors();
+        expect(error).toMatch(/^An MCP HTTP request could not be served\n/);
+        expect(error).toMatch(/aborted/);
+        expect(error).toMatch(/\n\s+at /);
+      }
+      const after = await postMcp(baseUrl, list, {
+        authorization: 'Bearer ok',
+      });
+      expect(after.status).toBe(200);
+    });
 
     it('a guard that throws an HttpException other than 401 and 403: the guard failing, 500', async () => {
       const response = await postMcp(baseUrl, list, {
