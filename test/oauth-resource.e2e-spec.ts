@@ -114,6 +114,27 @@ describe.each(HTTP_ADAPTERS)(
         expect(response.headers.get('access-control-allow-headers')).toBe(
           'mcp-protocol-version',
         );
+        expect(response.headers.get('access-control-allow-methods')).toBe(
+          'GET, OPTIONS',
+        );
+        expect(response.headers.get('access-control-max-age')).toBe('86400');
+        expect(await response.text()).toBe('');
+      });
+
+      it('answers a preflight that names no headers: any header allowed', async () => {
+        const response = await fetch(
+          `${strict.baseUrl}/.well-known/oauth-protected-resource`,
+          {
+            method: 'OPTIONS',
+            headers: {
+              origin: 'https://client.example.test',
+              'access-control-request-method': 'GET',
+            },
+          },
+        );
+
+        expect(response.status).toBe(204);
+        expect(response.headers.get('access-control-allow-headers')).toBe('*');
       });
     });
 
