@@ -3,11 +3,12 @@ import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
 import { CarrierCancel } from './carrier-cancel.js';
 
 /**
- * The 2025 `tools/call` requests this instance is serving, by caller and
- * request id: what a 2025 `notifications/cancelled` POST cancels. A caller
- * is its `Authorization` header, or its address when it sends none, so one
- * caller can never cancel another's call. A cancellation that reaches
- * another instance of the app, or names no call under way, is ignored.
+ * The requests under way, by caller and request id: what a
+ * `notifications/cancelled` cancels (a 2025 POST's, or a stdio session's).
+ * Over HTTP a caller is its `Authorization` header, or its address when it
+ * sends none, so one caller can never cancel another's call; a stdio
+ * session is one caller. A cancellation that reaches another instance of
+ * the app, or names no request under way, is ignored.
  */
 export class InFlightCalls {
   /**

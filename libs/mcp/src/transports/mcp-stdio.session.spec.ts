@@ -549,6 +549,30 @@ describe('McpStdioSession', () => {
       ).toEqual([2]);
     });
 
+    it('cancels a request whose id an answered request used before', async () => {
+      const session = new Harness(moduleRef, 10_000);
+      const ops = moduleRef.get(SessionOperations);
+      session.input.write(`${watchLine(7, 'first', 1)}\n`);
+      expect((await session.answer(7)).result?.structuredContent).toEqual({
+        steps: 1,
+      });
+      ops.watchAborted = undefined;
+      session.input.write(`${watchLine(7, 'again')}\n`);
+      await vi.waitFor(() =>
+        expect(session.lines.some((line) => line.includes('"again"'))).toBe(
+          true,
+        ),
+      );
+      session.input.write(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } })}\n`,
+      );
+      await vi.waitFor(() => expect(ops.watchAborted).toBeDefined());
+      await session.close();
+      expect(
+        session.answers().filter((answer) => answer.id === 7),
+      ).toHaveLength(1);
+    });
+
     it('aborts a call that notifications/cancelled names, and answers it no more; ignores one naming no call', async () => {
       const session = new Harness(moduleRef, 10_000);
       const ops = moduleRef.get(SessionOperations);

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { CallerLogging, McpCallerContext } from '../mcp-caller.context.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../mcp.constants.js';
 import type { McpDispatcher } from '../mcp.dispatcher.js';
 import { answerText } from '../protocol/answer-text.js';
@@ -9,8 +9,8 @@ import {
   greetingAnswer,
   type McpGreetingSettings,
 } from '../protocol/greeting.js';
-import { CarrierCancel } from './carrier-cancel.js';
-import { isRecord } from '../json-rpc/json-rpc-envelope.js';
+import type { CarrierCancel } from './carrier-cancel.js';
+import { InFlightCalls } from './in-flight-calls.js';
 import {
   JSON_RPC_INTERNAL_ERROR,
   type JsonRpcId,
@@ -72,6 +72,7 @@ export interface McpStdioStartOptions extends McpStdioStreams {
 export function asciiJson(text: string): string {
   // As many UTF-8 bytes as code units: every one is ASCII, nothing to escape
   // (counted natively, far faster than the expression's scan).
+  // Stryker disable next-line ConditionalExpression: a shortcut only; the expression leaves a pure ASCII text as it is
   if (Buffer.byteLength(text, 'utf8') === text.length) {
     return text;
   }
@@ -93,9 +94,9 @@ const NEWLINE = 0x0a;
  * reading, until one finishes. A call may send messages ahead of its answer
  * (its response stream): each is a line of its own, written as it is sent,
  * until the answer's line. A `notifications/cancelled` naming a
- * `tools/call` under way aborts that call's signal (its unit of work rolls
- * back unless its commit has begun) and its answer is not written; one
- * naming no call under way is ignored. `run()` resolves once the input has
+ * request under way aborts its signal (a call's unit of work rolls back
+ * unless its commit has begun) and its answer is not written; one naming
+ * no request under way is ignored. `run()` resolves once the input has
  * ended and every call under way has been answered.
  *
  * Lines are cut from the bytes as they come (a newline byte is never part
@@ -115,8 +116,8 @@ const NEWLINE = 0x0a;
  */
 export class McpStdioSession {
   private readonly inFlight = new Set<Promise<void>>();
-  /** The `tools/call` requests under way, by id: what a cancellation aborts. */
-  private readonly cancels = new Map<JsonRpcId, CarrierCancel>();
+  /** The requests under way, by id: what a cancellation aborts. */
+  private readonly calls = new InFlightCalls();
   private readonly maxInFlight: number;
   /**
    * Every call's caller: the options', with the session's log level, and
@@ -153,6 +154,8 @@ export class McpStdioSession {
   private held?: { readonly message: unknown };
   /** How `run()` fails when the server does not load. */
   private fail?: (error: unknown) => void;
+  /** Why the server did not load, once it failed (before `run()`, say). */
+  private failure?: { readonly error: unknown };
 
   constructor(dispatcher: McpDispatcher, options: McpStdioSessionOptions);
   /** @internal */
@@ -193,7 +196,9 @@ export class McpStdioSession {
 
   /** The session keeps the level its client sets with `logging/setLevel`. */
   private static callerOf(caller: McpCallerContext): McpCallerContext {
-    return { logging: { level: undefined }, ...caller };
+    // Stryker disable next-line ObjectLiteral: a level that is undefined and one that is absent read the same
+    const logging: CallerLogging = { level: undefined };
+    return { logging, ...caller };
   }
 
   /** Starts loading the server now, unless it is loading or there already. */
@@ -242,15 +247,22 @@ export class McpStdioSession {
     }
     this.flush();
     this.options.input.pause();
+    this.failure = { error };
+    // Undefined until `run()`, which then fails at once.
     this.fail?.(error);
   }
 
   run(): Promise<void> {
     const { input } = this.options;
+    const { failure } = this;
+    if (failure) {
+      return Promise.reject(failure.error);
+    }
     return new Promise<void>((resolve, reject) => {
       this.fail = reject;
       input.on('data', (chunk: Buffer | string) => {
         this.unread.push(
+          // Stryker disable next-line ConditionalExpression: a Buffer made from a Buffer holds the same bytes
           typeof chunk === 'string' ? Buffer.from(chunk) : chunk,
         );
         this.take();
@@ -289,9 +301,7 @@ export class McpStdioSession {
         }
         this.onEnd = undefined;
         end?.();
-        if (input.isPaused()) {
-          input.resume();
-        }
+        input.resume();
         return;
       }
       const newline = chunk.indexOf(NEWLINE, this.at);
@@ -318,9 +328,6 @@ export class McpStdioSession {
   }
 
   private append(chunk: Buffer, from: number, to: number): void {
-    if (to === from) {
-      return;
-    }
     this.bytes += to - from;
     if (this.bytes > this.maxMessageSize) {
       // The line is refused whatever follows: keep none of it.
@@ -344,10 +351,7 @@ export class McpStdioSession {
       );
       return;
     }
-    const line =
-      pieces.length === 1
-        ? pieces[0].toString('utf8')
-        : Buffer.concat(pieces).toString('utf8');
+    const line = Buffer.concat(pieces).toString('utf8');
     if (line.trim() === '') {
       return;
     }
@@ -374,7 +378,7 @@ export class McpStdioSession {
     const classified = classifyMessage(message);
     const answer = this.greeting && greetingAnswer(classified, this.greeting);
     if (answer) {
-      this.agreed(classified, answer);
+      this.agreed(answer);
       this.write(answer);
       // Once this turn's lines are written: loading the app holds the event loop.
       setImmediate(() => this.startServer());
@@ -394,50 +398,55 @@ export class McpStdioSession {
   private async answer(message: unknown): Promise<void> {
     const dispatcher = this.dispatcher as McpDispatcher;
     const cancelled = cancelledRequestId(message);
+    // Stryker disable next-line ConditionalExpression: no request is tracked under an undefined id, so cancelling one cancels nothing
     if (cancelled !== undefined) {
-      this.cancels.get(cancelled)?.cancel();
+      this.calls.cancel(SESSION, cancelled);
     }
     // No headers on stdio: a message's era is decided by its body alone.
     const classified = classifyMessage(message);
-    const id =
-      classified.kind === 'request' &&
-      classified.method === 'tools/call' &&
-      !this.cancels.has(classified.id)
-        ? classified.id
-        : undefined;
-    const cancel = id === undefined ? undefined : new CarrierCancel();
-    if (cancel) {
-      this.cancels.set(id as JsonRpcId, cancel);
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a message that is not a request (a notification, a response, a refused message) is answered at once or not at all, and reads no signal: tracking it under its id cancels nothing
+    if (classified.kind !== 'request') {
+      return this.reply(dispatcher, classified, this.caller);
     }
-    const stream = new LineStream(this.writeLine, cancel);
+    // Undefined when a request with this id is already under way: the first
+    // keeps the cancellation.
+    const cancel = this.calls.track(SESSION, classified.id);
     try {
-      const response = await dispatcher.serve(
+      await this.reply(
+        dispatcher,
         classified,
-        cancel ? { ...this.caller, signal: cancel } : this.caller,
-        stream,
+        { ...this.caller, signal: cancel },
+        cancel,
       );
-      stream.open = false;
-      // A cancelled request is not answered.
-      if (response !== undefined && !cancel?.aborted) {
-        this.agreed(classified, response);
-        this.write(response);
-      }
     } finally {
-      if (cancel) {
-        this.cancels.delete(id as JsonRpcId);
-      }
+      this.calls.forget(SESSION, classified.id, cancel);
     }
   }
 
-  /** Keeps the version an answered `initialize` agreed (see `caller`). */
-  private agreed(message: McpMessage, response: JsonRpcResponse): void {
-    const version =
-      message.kind === 'request' &&
-      message.method === 'initialize' &&
-      'result' in response &&
-      isRecord(response.result)
-        ? response.result.protocolVersion
-        : undefined;
+  /** Serves a message and writes its answer, unless `cancel` was cancelled. */
+  private async reply(
+    dispatcher: McpDispatcher,
+    message: McpMessage,
+    caller: McpCallerContext,
+    cancel?: CarrierCancel,
+  ): Promise<void> {
+    const stream = new LineStream(this.writeLine, cancel);
+    const response = await dispatcher.serve(message, caller, stream);
+    stream.open = false;
+    // A cancelled request is not answered.
+    if (response !== undefined && !cancel?.aborted) {
+      this.agreed(response);
+      this.write(response);
+    }
+  }
+
+  /**
+   * Keeps the version an answered `initialize` agreed (see `caller`): its
+   * result is the only one that names a `protocolVersion`.
+   */
+  private agreed(response: JsonRpcResponse): void {
+    const version = (response as { result?: { protocolVersion?: unknown } })
+      .result?.protocolVersion;
     if (typeof version === 'string') {
       this.caller = McpStdioSession.withVersion(this.caller, version);
     }
@@ -497,6 +506,9 @@ export class McpStdioSession {
     }
   }
 }
+
+/** The one caller of a session's requests, as far as cancelling them goes. */
+const SESSION = 'stdio';
 
 /** The id of a request, or undefined for any other message. */
 function requestIdOf(message: unknown): JsonRpcId | undefined {

@@ -4,6 +4,7 @@ import { type InvocationContext, Operation } from '@nestops/operations';
 import { PassThrough } from 'node:stream';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { DEFAULT_MAX_BODY_SIZE } from '../mcp.constants.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
 import { McpModule } from '../mcp.module.js';
 import { answerText } from '../protocol/answer-text.js';
@@ -61,6 +62,26 @@ const GREETINGS = [
     clientInfo: { name: 'spec', version: '1' },
   }),
 ];
+
+/** `GREETINGS[1]` with `id`, padded to exactly `bytes` UTF-8 bytes. */
+function initializeOfBytes(id: number, bytes: number): string {
+  const line = (pad: string) =>
+    JSON.stringify({
+      ...GREETINGS[1],
+      id,
+      params: { ...GREETINGS[1].params, pad },
+    });
+  const pad = 'x'.repeat(bytes - Buffer.byteLength(line('')));
+  expect(Buffer.byteLength(line(pad))).toBe(bytes);
+  return line(pad);
+}
+
+/** Lets the session take what it was given (a few turns of the event loop). */
+const turns = async () => {
+  for (let turn = 0; turn < 5; turn++) {
+    await new Promise((settle) => setImmediate(settle));
+  }
+};
 
 /** A session started before its server, which the test hands over (or fails) when it wants. */
 class StartingHarness {
@@ -242,6 +263,102 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     });
     session.input.end();
     await session.done;
+  });
+
+  it('answers a greeting of exactly the default limit itself, where it starts in a chunk after another line or goes on in the next', async () => {
+    const session = new StartingHarness(settings);
+    const whole = initializeOfBytes(21, DEFAULT_MAX_BODY_SIZE);
+    const split = initializeOfBytes(22, DEFAULT_MAX_BODY_SIZE);
+    const half = split.length / 2;
+    // Each chunk begins with the end of a line: the limit counts from the line's start.
+    session.input.write(
+      `${JSON.stringify(GREETINGS[1])}\n${whole}\n${split.slice(0, half)}`,
+    );
+    await turns();
+    session.input.write(`${split.slice(half)}\n`);
+    await turns();
+    // Answered before the server is there: none of them waited for it.
+    expect(session.lines.map((line) => JSON.parse(line).id)).toEqual([
+      2, 21, 22,
+    ]);
+    expect(session.served).toEqual([]);
+    session.serve(moduleRef, settings);
+    session.input.end();
+    await session.done;
+  });
+
+  it('takes a line one byte over the default limit, in two chunks each under it, once the server says its own', async () => {
+    const session = new StartingHarness(settings);
+    const line = initializeOfBytes(23, DEFAULT_MAX_BODY_SIZE + 1);
+    session.input.write(line.slice(0, 1000));
+    await turns();
+    session.input.write(`${line.slice(1000)}\n`);
+    await turns();
+    expect(session.lines).toEqual([]);
+    session.serve(moduleRef, settings);
+    await session.until(1);
+    expect(JSON.parse(session.line(23)).result.serverInfo.name).toBe(
+      'start-spec',
+    );
+    session.input.end();
+    await session.done;
+    // And one over the limit in a chunk without its newline.
+    const unended = new StartingHarness(settings);
+    unended.input.write(initializeOfBytes(24, DEFAULT_MAX_BODY_SIZE + 10));
+    await turns();
+    unended.input.write('\n');
+    await turns();
+    expect(unended.lines).toEqual([]);
+    unended.serve(moduleRef, settings);
+    await unended.until(1);
+    expect(JSON.parse(unended.line(24)).result.serverInfo.name).toBe(
+      'start-spec',
+    );
+    unended.input.end();
+    await unended.done;
+  });
+  it('keeps the agreed version through answers that name none, errors included', async () => {
+    const session = new StartingHarness(settings);
+    session.send(GREETINGS[1]);
+    await session.until(1);
+    session.serve(moduleRef, settings);
+    const messages = [
+      rpc(30, 'nosuch/method'),
+      rpc(31, 'ping'),
+      rpc(32, 'tools/list'),
+    ];
+    for (const [index, message] of messages.entries()) {
+      session.send(message);
+      await session.until(index + 2);
+    }
+    session.input.end();
+    await session.done;
+    expect(JSON.parse(session.line(30)).error.code).toBe(-32601);
+    expect(
+      session.served.map((headers) => headers['mcp-protocol-version']),
+    ).toEqual(['2025-06-18', '2025-06-18', '2025-06-18']);
+  });
+
+  it('gives the server no version header when no greeting came before it', async () => {
+    const session = new StartingHarness(settings);
+    session.send(rpc(25, 'ping'));
+    await turns();
+    session.serve(moduleRef, settings);
+    await session.until(1);
+    session.input.end();
+    await session.done;
+    expect(session.served).toHaveLength(1);
+    expect(Object.keys(session.served[0])).toEqual([]);
+  });
+
+  it('fails run() at once when the server failed before it was called', async () => {
+    const session = McpStdioSession.starting(
+      () => Promise.reject(new Error('no such module')),
+      { input: new PassThrough(), output: { write: () => true } },
+    );
+    session.startServer();
+    await turns();
+    await expect(session.run()).rejects.toThrow('no such module');
   });
 
   it('serves the request it held once the server is there, and the input that ended meanwhile', async () => {
