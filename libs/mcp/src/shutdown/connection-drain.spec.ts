@@ -349,6 +349,48 @@ describe('ConnectionDrain', () => {
     }
   });
 
+  it('answers a request whose first bytes came before the drain ended its idle connection, and its headers after', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      socket.write(GET);
+      await reader.next();
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      // Read by Node's parser, but no request yet: its headers are not all in.
+      socket.write(GET.slice(0, 20));
+      await sleep(50);
+      drain.begin(60_000);
+      const closed = new Promise((resolve) => server.close(resolve));
+      await sleep(50);
+      socket.write(GET.slice(20));
+      await lastAnswerThenEnd(reader);
+      await closed;
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it('ends an idle connection whose request began but never came whole, once idle again', async () => {
+    const { server, drain, socket, reader } = await rawConnection();
+    try {
+      socket.write(GET);
+      await reader.next();
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      socket.write(GET.slice(0, 20));
+      await sleep(50);
+      drain.begin(60_000);
+      const started = performance.now();
+      await new Promise((resolve) => server.close(resolve));
+      expect(await reader.ended).toBe('end');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(
+        IDLE_BEFORE_CLOSE - 50,
+      );
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
   it('keeps an idle connection whose next request waits, read but not parsed, in its paused socket', async () => {
     const { server, drain, socket, reader } = await rawConnection();
     try {

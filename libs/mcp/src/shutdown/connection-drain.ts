@@ -13,6 +13,8 @@ export const IDLE_BEFORE_CLOSE = 500;
 interface Use {
   answers: number;
   idleSince: number;
+  /** The bytes read from the connection when it became idle. */
+  readWhenIdle: number;
 }
 
 /**
@@ -65,7 +67,11 @@ export class ConnectionDrain {
   ) {
     server.prependListener('request', (req, res) => this.track(req, res));
     server.on('connection', (socket: Socket) => {
-      this.uses.set(socket, { answers: 0, idleSince: performance.now() });
+      this.uses.set(socket, {
+        answers: 0,
+        idleSince: performance.now(),
+        readWhenIdle: 0,
+      });
       socket.once('close', () => this.uses.delete(socket));
     });
     server.on('close', () => clearTimeout(this.deadline));
@@ -140,6 +146,7 @@ export class ConnectionDrain {
       if (use) {
         use.answers -= 1;
         use.idleSince = performance.now();
+        use.readWhenIdle = socket.bytesRead;
         if (this.closingIdle) {
           // Idle now, unless the answer closes it (`Connection: close`):
           // one that had sent its headers (keep-alive) before the drain.
@@ -161,7 +168,9 @@ export class ConnectionDrain {
    * Ends the connection once it has been idle long enough and the event
    * loop has polled it since. One with an answer under way, or a request
    * that came in meanwhile, is checked again once that answer has gone out
-   * (see `track`); ending a closed connection does nothing.
+   * (see `track`); one on which bytes of a request came since it became
+   * idle, but not yet its headers, is idle again from then on; ending a
+   * closed connection does nothing.
    */
   private closeWhenIdle(socket: Socket, use: Use): void {
     const wait = use.idleSince + this.idleLimit - performance.now();
@@ -171,9 +180,20 @@ export class ConnectionDrain {
       return;
     }
     afterNextPoll(() => {
+      if (use.answers > 0) {
+        return;
+      }
+      if (socket.bytesRead !== use.readWhenIdle) {
+        // A request is coming (its first bytes read, its headers not all
+        // in): idle again from now, if it never comes whole.
+        use.idleSince = performance.now();
+        use.readWhenIdle = socket.bytesRead;
+        this.closeWhenIdle(socket, use);
+        return;
+      }
       // Bytes read but not parsed yet (a paused socket) are a request
       // coming, answered, then checked again.
-      if (use.answers === 0 && socket.readableLength === 0) {
+      if (socket.readableLength === 0) {
         socket.end();
       }
     });
