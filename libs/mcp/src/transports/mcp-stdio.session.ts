@@ -13,7 +13,6 @@ import type { CarrierCancel } from './carrier-cancel.js';
 import { InFlightCalls } from './in-flight-calls.js';
 import {
   JSON_RPC_INTERNAL_ERROR,
-  type JsonRpcId,
   type JsonRpcResponse,
 } from '../json-rpc/json-rpc.types.js';
 import {
@@ -233,12 +232,16 @@ export class McpStdioSession {
   }
 
   private serverFailed(error: unknown): void {
-    const id = this.held && requestIdOf(this.held.message);
+    // The held message gets the answer it can have without the server: a
+    // request -32603, a refused message its refusal, a notification none.
+    const held = this.held && classifyMessage(this.held.message);
     this.held = undefined;
-    if (id !== undefined) {
+    if (held?.kind === 'refused') {
+      this.write(held.error.toResponse(held.id));
+    } else if (held?.kind === 'request') {
       this.write({
         jsonrpc: '2.0',
-        id,
+        id: held.id,
         error: {
           code: JSON_RPC_INTERNAL_ERROR,
           message: `The server did not start: ${error instanceof Error ? error.message : String(error)}`,
@@ -509,12 +512,6 @@ export class McpStdioSession {
 
 /** The one caller of a session's requests, as far as cancelling them goes. */
 const SESSION = 'stdio';
-
-/** The id of a request, or undefined for any other message. */
-function requestIdOf(message: unknown): JsonRpcId | undefined {
-  const classified = classifyMessage(message);
-  return classified.kind === 'request' ? classified.id : undefined;
-}
 
 /** A call's response stream on stdio: its lines, until its answer or its cancellation. */
 class LineStream implements ResponseStream {

@@ -416,6 +416,20 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     expect(session.lines.map((line) => JSON.parse(line).id)).toEqual([2]);
   });
 
+  it('answers a waiting message it refuses with its refusal when the server does not load', async () => {
+    const session = new StartingHarness(settings);
+    session.send(GREETINGS[1], { jsonrpc: '2.0', id: 8, method: 42 });
+    await session.until(1);
+    session.fail(new Error('no such module'));
+    await expect(session.done).rejects.toThrow('no such module');
+    expect(session.lines).toHaveLength(2);
+    expect(JSON.parse(session.line(8))).toMatchObject({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32600 },
+    });
+  });
+
   it('answers the waiting request with -32603 and fails when the server does not load', async () => {
     const session = new StartingHarness(settings);
     session.send(GREETINGS[1], rpc(9, 'tools/list'));
