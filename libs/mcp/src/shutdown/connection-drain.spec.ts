@@ -237,6 +237,27 @@ describe('ConnectionDrain', () => {
     }
   });
 
+  it('keeps the connection of an answer under way past the idle limit once the server closes, then ends it after that answer', async () => {
+    const server = await heldServer();
+    server.server.keepAliveTimeout = 60_000;
+    const socket = connect(server.port, '127.0.0.1');
+    const reader = readerOf(socket);
+    try {
+      // Idle long enough when the server closes: checked at once.
+      await sleep(IDLE_BEFORE_CLOSE + 100);
+      socket.write(GET);
+      await server.holding(1);
+      const left = server.drain.leave(0, 60_000);
+      await sleep(IDLE_BEFORE_CLOSE + 200);
+      server.held[0].end('ok');
+      await lastAnswerThenEnd(reader);
+      await left;
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+
   it('before draining, keeps an idle keep-alive connection open past the idle limit', async () => {
     const { server, socket, reader } = await rawConnection();
     try {
@@ -412,7 +433,8 @@ describe('ConnectionDrain', () => {
       }
       drain.begin(60_000);
       const closed = new Promise((resolve) => server.close(resolve));
-      await sleep(50);
+      // Past an idle period after the bytes came: they are not new by then.
+      await sleep(2 * IDLE_BEFORE_CLOSE + 100);
       connection.resume();
       await lastAnswerThenEnd(reader);
       await closed;
