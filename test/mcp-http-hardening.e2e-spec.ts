@@ -170,6 +170,7 @@ describe.each(HTTP_ADAPTERS)(
         expect(error).toMatch(/^An MCP HTTP request could not be served\n/);
         expect(error).toMatch(/aborted/);
         expect(error).toMatch(/\n\s+at /);
+        expect(logger.entries.at(-1)?.params.at(-1)).toBe('McpModule');
       }
       const after = await postMcp(baseUrl, list, {
         authorization: 'Bearer ok',

@@ -61,6 +61,7 @@ describe.each(HTTP_ADAPTERS)(
         expect(reply.status).toBe(415);
         expect(JSON.parse(reply.text)).toMatchObject({
           status: 415,
+          title: 'Unsupported Media Type',
           detail: 'Send the JSON-RPC message as application/json.',
         });
         expect(await orderCount()).toBe(0);
@@ -80,6 +81,7 @@ describe.each(HTTP_ADAPTERS)(
       expect(reply.status).toBe(403);
       expect(JSON.parse(reply.text)).toMatchObject({
         status: 403,
+        title: 'Forbidden',
         detail: 'Origin  is not allowed.',
       });
       expect(await orderCount()).toBe(0);

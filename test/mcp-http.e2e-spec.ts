@@ -1,5 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import {
   HttpAddressDto,
   HttpDeepLifecycleModule,
@@ -27,6 +29,7 @@ import {
 import { startSampleApp } from './support/sample-app';
 import { readiness } from './support/shutdown';
 import {
+  createApp,
   HTTP_ADAPTERS,
   type NestHttpApplication,
   startApp,
@@ -904,6 +907,38 @@ describe('MCP readiness', () => {
         await lifecycle.closing;
       }),
   );
+  // An app served from its own server (serverless handlers, a server the
+  // app makes itself): Nest's server, which McpModule drains, never
+  // listens, so it is the end of the drain that stops the serving.
+  it('503 once the app is closing, on a server of its own that Nest did not make (app.init(), no listen)', async () => {
+    const app = await createApp(HttpDeepLifecycleModule);
+    const gate = app.get(HttpLifecycleGate);
+    gate.bootRelease.resolve();
+    gate.shutdownRelease.resolve();
+    gate.holdDestroy = true;
+    const own = createServer(app.getHttpAdapter().getInstance());
+    let closing: Promise<void> | undefined;
+    try {
+      await app.init();
+      await new Promise<void>((listening) =>
+        own.listen(0, '127.0.0.1', listening),
+      );
+      const baseUrl = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
+      await expectReady(baseUrl);
+
+      closing = app.close();
+      await gate.destroyReached.promise;
+      await expectNotReady(baseUrl);
+      const leaving = await readiness(baseUrl);
+      expect(leaving.status).toBe(503);
+      expect(leaving.json()).toEqual({ status: 'leaving' });
+    } finally {
+      gate.releaseAll();
+      await (closing ?? app.close());
+      own.closeAllConnections();
+      await new Promise((closed) => own.close(closed));
+    }
+  });
 });
 
 describe("McpModule's view of the app's lifecycle", () => {

@@ -144,6 +144,13 @@ describe.each(HTTP_ADAPTERS)(
 
         expect(reply.status).toBe(401);
         expect(reply.header('www-authenticate')).toBe(MISSING);
+        expect(reply.header('content-type')).toBe('application/problem+json');
+        expect(reply.json()).toEqual({
+          type: 'about:blank',
+          title: 'Unauthorized',
+          status: 401,
+          detail: 'An access token is required.',
+        });
       });
 
       it.each([

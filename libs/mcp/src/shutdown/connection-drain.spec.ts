@@ -11,14 +11,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectionDrain, IDLE_BEFORE_CLOSE } from './connection-drain.js';
 
 /** A server whose responses the test ends itself, one at a time. */
-async function heldServer(closing: () => boolean = () => false) {
+async function heldServer() {
   const held: ServerResponse[] = [];
   const arrivals: Array<() => void> = [];
   const server: Server = createServer((_req, res) => {
     held.push(res);
     arrivals.splice(0).forEach((arrived) => arrived());
   });
-  const drain = new ConnectionDrain(server, closing);
+  const drain = new ConnectionDrain(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true });
@@ -85,21 +85,6 @@ describe('ConnectionDrain', () => {
       await server.holding(1);
       server.held[0].end('ok');
       expect((await answer).connection).toBe('close');
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('drains once the app says it is closing, before begin()', async () => {
-    let closing = false;
-    const server = await heldServer(() => closing);
-    try {
-      closing = true;
-      const answer = server.request();
-      await server.holding(1);
-      server.held[0].end('ok');
-      expect((await answer).connection).toBe('close');
-      expect(server.drain.isDraining()).toBe(true);
     } finally {
       await server.close();
     }
@@ -302,7 +287,7 @@ describe('ConnectionDrain', () => {
     const reader = readerOf(socket);
     try {
       await new Promise((resolve) => socket.once('connect', resolve));
-      new ConnectionDrain(server, () => false).begin(60_000);
+      new ConnectionDrain(server).begin(60_000);
       socket.write(GET);
       expect(await reader.next()).toMatch(/\r\nConnection: close\r\n/i);
       expect(await reader.ended).toBe('end');
@@ -315,7 +300,7 @@ describe('ConnectionDrain', () => {
   it('answers each connection still in the accept queue when the drain begins, resetting none', async () => {
     const server = createServer((_req, res) => res.end('ok'));
     server.keepAliveTimeout = 60_000;
-    const drain = new ConnectionDrain(server, () => false);
+    const drain = new ConnectionDrain(server);
     await new Promise<void>((resolve) =>
       server.listen(0, '127.0.0.1', resolve),
     );
@@ -521,7 +506,7 @@ async function rawConnection() {
   // Far beyond any test: an idle connection that ends was ended by the
   // drain, not by Node's own idle timeout (5 s by default).
   server.keepAliveTimeout = 60_000;
-  const drain = new ConnectionDrain(server, () => false);
+  const drain = new ConnectionDrain(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const socket = connect(port, '127.0.0.1');

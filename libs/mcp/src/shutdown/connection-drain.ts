@@ -61,10 +61,7 @@ export class ConnectionDrain {
   private leaving?: Promise<void>;
   private deadline?: NodeJS.Timeout;
 
-  constructor(
-    private readonly server: Server,
-    private readonly closing: () => boolean,
-  ) {
+  constructor(private readonly server: Server) {
     server.prependListener('request', (req, res) => this.track(req, res));
     server.on('connection', (socket: Socket) => {
       this.uses.set(socket, {
@@ -91,9 +88,9 @@ export class ConnectionDrain {
     return this.uses.size;
   }
 
-  /** Whether connections are being drained, or the app is closing. */
+  /** Whether connections are being drained: from `begin` on. */
   isDraining(): boolean {
-    return this.draining || this.closing();
+    return this.draining;
   }
 
   /**
@@ -132,7 +129,7 @@ export class ConnectionDrain {
   }
 
   private track(req: IncomingMessage, res: ServerResponse): void {
-    if (this.isDraining()) {
+    if (this.draining) {
       closeAfter(res);
     }
     this.pending.add(res);

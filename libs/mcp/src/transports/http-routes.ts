@@ -1,5 +1,7 @@
+import type { LoggerService } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { ServerResponse } from 'node:http';
+import { sendProblem } from './http-problem.js';
 import type { BodyRequest, Next } from './request-body.reader.js';
 
 /**
@@ -72,13 +74,14 @@ export const HTTP_ADAPTER_TYPES = ['express', 'fastify'] as const;
  * `onRequest` hook (the app's middleware, CORS), and before Fastify looks
  * at the body (its Content-Type check, its parsers and `bodyLimit`), which
  * the endpoint reads from the stream itself; the reply is hijacked, so
- * Fastify's own handling of it ends there. `failed` answers a request
- * whose serving threw on Fastify (on Express, its error handler does).
+ * Fastify's own handling of it ends there, and a request whose serving
+ * throws is logged to `logger` and answered here (see `failed`); on
+ * Express, the error goes to the app's error handler.
  */
 export function serveRoutes(
   adapter: AbstractHttpAdapter,
   routes: readonly HttpRoute[],
-  failed: (res: ServerResponse, error: unknown) => void,
+  logger: Pick<LoggerService, 'error'>,
 ): void {
   if (adapter.getType() === 'fastify') {
     const fastify = adapter.getInstance<FastifyLike>();
@@ -86,12 +89,15 @@ export function serveRoutes(
       fastify.route({
         method: methodsOf(route, routes, fastify.supportedMethods),
         url: route.path,
-        exposeHeadRoute: route.method === 'GET',
+        // Fastify adds a HEAD route to a GET route only; `OTHER` names HEAD
+        // itself when no GET route at its path takes it.
+        exposeHeadRoute: true,
         preParsing: (request, reply, _payload, done) => {
           reply.hijack();
-          Promise.resolve(
-            route.serve(request.raw, reply.raw, request, reply),
-          ).catch((error: unknown) => failed(reply.raw, error));
+          // Async: a throw in `serve` rejects, as a rejection from it does.
+          const serving = async (): Promise<void> =>
+            route.serve(request.raw, reply.raw, request, reply);
+          serving().catch((error: unknown) => failed(logger, reply.raw, error));
           done();
         },
         handler: () => undefined,
@@ -120,7 +126,11 @@ export function serveRoutes(
   }
 }
 
-/** A Fastify route's methods: `OTHER` is every one the instance has that no other route at its path takes. */
+/**
+ * A Fastify route's methods: `OTHER` is every one the instance has that no
+ * route at its path names (no GET route shares a path with `OTHER`: the
+ * endpoint's is no readiness or metadata path).
+ */
 function methodsOf(
   route: HttpRoute,
   routes: readonly HttpRoute[],
@@ -129,12 +139,36 @@ function methodsOf(
   if (route.method !== 'OTHER') {
     return route.method;
   }
-  const taken = new Set(
+  const taken = new Set<string>(
     routes
-      .filter((each) => each.path === route.path && each !== route)
-      .flatMap((each) =>
-        each.method === 'GET' ? ['GET', 'HEAD'] : [each.method],
-      ),
+      .filter((each) => each.path === route.path)
+      .map((each) => each.method),
   );
   return supported.filter((method) => !taken.has(method));
+}
+
+/**
+ * A request whose serving threw, on Fastify (which hands no error on once
+ * its reply is hijacked): logged, and answered `500` when nothing has been
+ * sent yet, else its connection is ended.
+ */
+function failed(
+  logger: Pick<LoggerService, 'error'>,
+  res: ServerResponse,
+  error: unknown,
+): void {
+  logger.error(
+    'An MCP HTTP request could not be served',
+    error instanceof Error ? error.stack : String(error),
+  );
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendProblem(
+    res,
+    500,
+    'Internal Server Error',
+    'The request could not be served.',
+  );
 }
