@@ -36,6 +36,7 @@ export const MUTATION_GROUPS = {
       'test/i18n.e2e-spec.ts',
       'test/response-stream.e2e-spec.ts',
       'test/oauth-resource.e2e-spec.ts',
+      'test/oauth-step-up.e2e-spec.ts',
       'test/shutdown-drain.e2e-spec.ts',
       'test/startup.e2e-spec.ts',
     ],
