@@ -197,17 +197,8 @@ describe('ConnectionDrain', () => {
   });
 
   it('closes, once idle, a keep-alive connection whose answer had sent its headers when the server closed', async () => {
-    const server = await heldServer();
-    // Far beyond the test, as in rawConnection().
-    server.server.keepAliveTimeout = 60_000;
-    const socket = connect(server.port, '127.0.0.1');
-    const reader = readerOf(socket);
+    const { server, reader, close } = await heldRequestOnIdleConnection();
     try {
-      // Idle long enough when the server closes: it is not checked again
-      // by the idle limit's timer.
-      await sleep(IDLE_BEFORE_CLOSE + 100);
-      socket.write(GET);
-      await server.holding(1);
       // A stream (server-sent events) under way: its headers, keep-alive,
       // went out before the drain, so Node keeps the connection after it.
       server.held[0].flushHeaders();
@@ -217,29 +208,20 @@ describe('ConnectionDrain', () => {
       expect(await reader.ended).toBe('end');
       await left;
     } finally {
-      socket.destroy();
-      await server.close();
+      await close();
     }
   });
 
   it('keeps the connection of an answer under way past the idle limit once the server closes, then ends it after that answer', async () => {
-    const server = await heldServer();
-    server.server.keepAliveTimeout = 60_000;
-    const socket = connect(server.port, '127.0.0.1');
-    const reader = readerOf(socket);
+    const { server, reader, close } = await heldRequestOnIdleConnection();
     try {
-      // Idle long enough when the server closes: checked at once.
-      await sleep(IDLE_BEFORE_CLOSE + 100);
-      socket.write(GET);
-      await server.holding(1);
       const left = server.drain.leave(0, 60_000);
       await sleep(IDLE_BEFORE_CLOSE + 200);
       server.held[0].end('ok');
       await lastAnswerThenEnd(reader);
       await left;
     } finally {
-      socket.destroy();
-      await server.close();
+      await close();
     }
   });
 
@@ -511,6 +493,33 @@ async function rawConnection() {
   const { port } = server.address() as AddressInfo;
   const socket = connect(port, '127.0.0.1');
   return { server, drain, socket, reader: readerOf(socket) };
+}
+
+/**
+ * A held server and a raw connection to it that was idle past the idle
+ * limit (so the server's close checks it at once, not again by the idle
+ * limit's timer), then sent a GET, which the server holds; `close` ends
+ * both.
+ */
+async function heldRequestOnIdleConnection() {
+  const server = await heldServer();
+  // Far beyond the test, as in rawConnection().
+  server.server.keepAliveTimeout = 60_000;
+  const socket = connect(server.port, '127.0.0.1');
+  const reader = readerOf(socket);
+  const close = async (): Promise<void> => {
+    socket.destroy();
+    await server.close();
+  };
+  try {
+    await sleep(IDLE_BEFORE_CLOSE + 100);
+    socket.write(GET);
+    await server.holding(1);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { server, reader, close };
 }
 
 /** The answers on a raw socket, one `next()` each, and how the socket ended. */
