@@ -1,8 +1,16 @@
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { postMcp, rpcRequest } from './support/mcp-http';
 import { modernRequest, postModern } from './support/modern-mcp';
+import { RecordingLogger } from './fixtures/outer-auth-fixtures';
 import { NOTES_RESOURCE, oauthNotesModule } from './fixtures/oauth-fixtures';
 import { startTokenIssuer, type TokenIssuer } from './support/token-issuer';
-import { startApp, type RunningApp } from './support/start-app';
+import {
+  HTTP_ADAPTERS,
+  type NestHttpApplication,
+  startApp,
+  type RunningApp,
+} from './support/start-app';
 import { listedTools } from './support/tool-lists';
 
 /**
@@ -110,6 +118,94 @@ describe('step-up', () => {
     expect(reply.status).toBe(200);
     expect(reply.json().error).toMatchObject({ code: -32602 });
   });
+});
+
+describe.each(HTTP_ADAPTERS)('a call the gate refuses, on %s', (on) => {
+  const logger = new RecordingLogger();
+  let app: RunningApp<NestHttpApplication>;
+
+  beforeAll(async () => {
+    app = await startApp(
+      oauthNotesModule(issuer.issuer, {
+        stepUp: true,
+        requireToken: 'forPermission',
+      }),
+      { on, logger },
+    );
+  });
+
+  afterAll(() => app?.close());
+
+  /** A POST of `message` to /mcp as raw HTTP/1.1, keep-alive. */
+  const post = (message: object, authorization?: string): string => {
+    const body = JSON.stringify(message);
+    return (
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+      (authorization ? `Authorization: ${authorization}\r\n` : '') +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    );
+  };
+
+  /**
+   * Sends each request on one connection once the answer before it is in;
+   * the answers' statuses, and whether the connection is still open 200 ms
+   * after the last.
+   */
+  async function onOneConnection(
+    requests: readonly string[],
+  ): Promise<{ statuses: number[]; open: boolean }> {
+    const socket = connect(Number(new URL(app.baseUrl).port), '127.0.0.1');
+    let text = '';
+    let open = true;
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('close', () => (open = false));
+    socket.on('error', () => undefined);
+    /** The status of the first whole answer in `text`, which it takes out. */
+    const answer = (): number => {
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(text.slice(0, end));
+      if (end < 0 || !length || text.length < end + 4 + Number(length[1])) {
+        throw new Error(`No whole answer yet: ${JSON.stringify(text)}`);
+      }
+      const status = Number(text.slice(9, 12));
+      text = text.slice(end + 4 + Number(length[1]));
+      return status;
+    };
+    try {
+      const statuses: number[] = [];
+      for (const request of requests) {
+        socket.write(request);
+        statuses.push(await vi.waitFor(answer));
+      }
+      await sleep(200);
+      return { statuses, open };
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  it.each([
+    ['without a token', 401, () => Promise.resolve(undefined)],
+    [
+      'with a token that lacks its scope',
+      403,
+      async () => `Bearer ${await issuer.token('bob', 'notes.write')}`,
+    ],
+  ])(
+    'answers one %s %i, once: nothing else is written, its connection serves on',
+    async (_name, status, authorization) => {
+      logger.entries.length = 0;
+
+      const outcome = await onOneConnection([
+        post(call('notes_purge'), await authorization()),
+        post(rpcRequest(3, 'tools/list')),
+      ]);
+
+      expect(outcome).toEqual({ statuses: [status, 200], open: true });
+      expect(logger.errors()).toEqual([]);
+    },
+  );
 });
 
 describe('tool list per caller', () => {
