@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ContractError } from '@nestops/operations';
+import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import {
   AOperations,
@@ -21,6 +22,7 @@ import {
   toolNames,
   XOperations,
 } from './fixtures/startup-fixtures';
+import { RecordingLogger } from './fixtures/outer-auth-fixtures';
 import { postMcp, rpc, rpcRequest } from './support/mcp-http';
 import { startApp, type RunningApp, useApp } from './support/start-app';
 
@@ -228,6 +230,20 @@ describe('startup check of the HTTP adapter', () => {
     expect(error.message).toBe(
       "McpModule's HTTP transport needs @nestjs/platform-express or @nestjs/platform-fastify; this app uses 'koa'.",
     );
+  });
+});
+
+describe('an application context, without an HTTP adapter (as the command line makes it)', () => {
+  it('starts and closes, logging no error', async () => {
+    const logger = new RecordingLogger();
+    const context = await NestFactory.createApplicationContext(
+      appWith([XOperations]),
+      { logger, abortOnError: false },
+    );
+
+    // Nest logs a shutdown hook's failure, and closes on.
+    await context.close();
+    expect(logger.errors()).toEqual([]);
   });
 });
 

@@ -7,7 +7,11 @@ import {
   OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
-import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
+import {
+  type AbstractHttpAdapter,
+  HttpAdapterHost,
+  ModulesContainer,
+} from '@nestjs/core';
 import type { Server, ServerResponse } from 'node:http';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
@@ -375,10 +379,13 @@ export class McpHttpTransport
     );
   }
 
-  /** The Express instance, once the app has its adapter (`init$`), or none. */
+  /**
+   * The Express instance, once the app has its adapter (`init$`), or none:
+   * an application context (the command line) sets a `null` adapter.
+   */
   private express(): ExpressLike | undefined {
-    const adapter = this.adapterHost.httpAdapter;
-    return adapter.getType() === 'express'
+    const adapter = this.adapterHost.httpAdapter as AbstractHttpAdapter | null;
+    return adapter?.getType() === 'express'
       ? adapter.getInstance<ExpressLike>()
       : undefined;
   }
