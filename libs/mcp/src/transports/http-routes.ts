@@ -128,8 +128,9 @@ export function serveRoutes(
 
 /**
  * A Fastify route's methods: `OTHER` is every one the instance has that no
- * route at its path names (no GET route shares a path with `OTHER`: the
- * endpoint's is no readiness or metadata path).
+ * route at its path names. No GET route shares its path (the options
+ * refuse a readiness path equal to the endpoint's, and the metadata paths
+ * are under `/.well-known/`), so HEAD is among them.
  */
 function methodsOf(
   route: HttpRoute,
