@@ -3,7 +3,7 @@ import { McpModule } from '@nestops/mcp';
 import { Operation, OperationInvoker } from '@nestops/operations';
 import { connect, type Socket } from 'node:net';
 import type { RpcBody } from './support/json-rpc-shapes';
-import { postMcpText } from './support/mcp-http';
+import { postMcpText, rawMcpPost } from './support/mcp-http';
 import { startSampleApp } from './support/sample-app';
 import {
   HTTP_ADAPTERS,
@@ -115,16 +115,12 @@ describe.each(HTTP_ADAPTERS)(
     });
 
     function pipelinedReads(count: number): string {
-      const body = JSON.stringify({
+      return rawMcpPost({
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
         params: { name: 'bulk_read', arguments: {} },
-      });
-      const request =
-        'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-      return request.repeat(count);
+      }).repeat(count);
     }
 
     /** Resolves once `read()` has not changed for `quietMs`. */

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { postMcp, rpcRequest } from './support/mcp-http';
+import { postMcp, rawMcpPost, rpcRequest } from './support/mcp-http';
 import { modernRequest, postModern } from './support/modern-mcp';
 import { RecordingLogger } from './fixtures/outer-auth-fixtures';
 import { NOTES_RESOURCE, oauthNotesModule } from './fixtures/oauth-fixtures';
@@ -136,16 +136,6 @@ describe.each(HTTP_ADAPTERS)('a call the gate refuses, on %s', (on) => {
 
   afterAll(() => app?.close());
 
-  /** A POST of `message` to /mcp as raw HTTP/1.1, keep-alive. */
-  const post = (message: object, authorization?: string): string => {
-    const body = JSON.stringify(message);
-    return (
-      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
-      (authorization ? `Authorization: ${authorization}\r\n` : '') +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
-    );
-  };
-
   /**
    * Sends each request on one connection once the answer before it is in;
    * the answers' statuses, and whether the connection is still open 200 ms
@@ -186,11 +176,11 @@ describe.each(HTTP_ADAPTERS)('a call the gate refuses, on %s', (on) => {
   }
 
   it.each([
-    ['without a token', 401, () => Promise.resolve(undefined)],
+    ['without a token', 401, () => Promise.resolve({})],
     [
       'with a token that lacks its scope',
       403,
-      async () => `Bearer ${await issuer.token('bob', 'notes.write')}`,
+      async () => bearer(await issuer.token('bob', 'notes.write')),
     ],
   ])(
     'answers one %s %i, once: nothing else is written, its connection serves on',
@@ -198,8 +188,8 @@ describe.each(HTTP_ADAPTERS)('a call the gate refuses, on %s', (on) => {
       logger.entries.length = 0;
 
       const outcome = await onOneConnection([
-        post(call('notes_purge'), await authorization()),
-        post(rpcRequest(3, 'tools/list')),
+        rawMcpPost(call('notes_purge'), await authorization()),
+        rawMcpPost(rpcRequest(3, 'tools/list')),
       ]);
 
       expect(outcome).toEqual({ statuses: [status, 200], open: true });

@@ -243,3 +243,22 @@ export function sseEvents<T = unknown>(text: string): T[] {
       return JSON.parse(lines[1].replace(/^data: /, '')) as T;
     });
 }
+
+/**
+ * A `POST /mcp` with `message` as its JSON body, as the bytes of an
+ * HTTP/1.1 request (keep-alive, `Content-Length`), for a raw socket; each
+ * of `headers` is added as it is.
+ */
+export function rawMcpPost(
+  message: object,
+  headers: Readonly<Record<string, string>> = {},
+): string {
+  const body = JSON.stringify(message);
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return (
+    'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+    `${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}

@@ -94,23 +94,13 @@ describe.each(ADAPTERS)('serveRoutes on %s', (name, createAdapter) => {
     errors.length = 0;
   });
 
-  it('serves each route at its path and method', async () => {
-    expect(await send(port, 'GET', '/ready')).toEqual({
-      status: 200,
-      body: '"ready"',
-    });
-    expect(await send(port, 'GET', '/meta')).toEqual({
-      status: 200,
-      body: '"meta"',
-    });
-    expect(await send(port, 'OPTIONS', '/meta')).toEqual({
-      status: 204,
-      body: '',
-    });
-    expect(await send(port, 'POST', '/mcp')).toEqual({
-      status: 200,
-      body: '"posted"',
-    });
+  it.each([
+    ['GET', '/ready', 200, '"ready"'],
+    ['GET', '/meta', 200, '"meta"'],
+    ['OPTIONS', '/meta', 204, ''],
+    ['POST', '/mcp', 200, '"posted"'],
+  ])('serves %s %s with its route', async (method, path, status, body) => {
+    expect(await send(port, method, path)).toEqual({ status, body });
   });
 
   it.each(['/ready', '/meta'])(
