@@ -15,7 +15,7 @@ import {
   type TransactionSetting,
 } from '@nestops/operations';
 import type { ClsService } from 'nestjs-cls';
-import { defer, lastValueFrom, type Observable } from 'rxjs';
+import { defer, lastValueFrom, Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { type CallQueue, callQueueOf } from './call-queue.js';
 import { CALL_STATE, type CallState } from './call-scoped.adapter.js';
@@ -28,9 +28,13 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * The unit of work of each call: one TypeORM transaction on the data source,
  * committed when the call succeeds and rolled back when it fails in any way
- * (an exception from the handler or an inner interceptor, which carriers
- * answer with `isError`; a result that breaks the operation's output
- * contract; the call's timeout or abort).
+ * (an exception from the handler or any interceptor or filter of the app,
+ * which carriers answer with `isError`; a result that breaks the
+ * operation's output contract; the call's timeout or abort). A call's
+ * transaction commits only once its result is final: interceptors of the
+ * app that run outside this one (a response wrapper registered before it)
+ * see the result first, with the transaction still open
+ * (`InvocationContext#holdCommit`).
  *
  * Every call runs in a CLS context of its own (the invoker gives each call
  * one, never the outer HTTP request's), and the transaction is kept in a
@@ -43,8 +47,9 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * better-sqlite3 a database locked by another connection is waited for
  * without holding the event loop (`waitForLocksAsynchronously`).
  *
- * `UnitOfWorkModule.forRoot()` registers it as a global interceptor; keep
- * it the first global one, so the app's interceptors run inside it.
+ * `UnitOfWorkModule.forRoot()` registers it as a global interceptor. A
+ * REST request's transaction ends where this interceptor returns: keep it
+ * before the app's other global interceptors so theirs run inside it.
  *
  * @publicApi
  */
@@ -65,38 +70,70 @@ export class TransactionInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = getInvocationContext(context);
     const setting = this.settingOf(context, invocation);
-    // Read only where it is used: a call's signal is made when first read.
-    const signal = () => invocation?.signal;
     const handle = () =>
       // Stryker disable next-line ObjectLiteral: equivalent, rxjs resolves an empty source to the `defaultValue` of any config object, `{}` too
       lastValueFrom(next.handle(), { defaultValue: undefined });
-    const work =
-      setting === false
-        ? handle
-        : () =>
-            this.txHost.withTransaction(
-              // Without an isolation level: the database's default.
-              {
-                isolationLevel: setting.isolation,
-              } as TypeOrmTransactionOptions,
-              async () => {
-                const value = await untilAborted(handle, signal());
-                // A result that breaks the output contract fails the call: before the commit.
-                invocation?.serializeResult(value);
-                // From here on the answer is what the commit does; a call
-                // given up before it is rolled back.
-                if (invocation && !invocation.beginCommit()) {
-                  throw invocation.signal.reason;
-                }
-                return value;
-              },
-            );
-    const run = () => (this.queue ? this.queue.run(work, signal()) : work());
-    return defer(() =>
-      this.cls.run({ ifNested: 'inherit' }, () =>
-        invocation ? this.runCall(invocation, run) : run(),
-      ),
+    if (!invocation) {
+      const work =
+        setting === false
+          ? handle
+          : () => this.txHost.withTransaction(optionsOf(setting), handle);
+      return defer(() =>
+        this.cls.run({ ifNested: 'inherit' }, () => this.queued(work)),
+      );
+    }
+    if (setting === false) {
+      return defer(() => this.inCall(invocation, handle));
+    }
+    return new Observable((subscriber) => {
+      const ended = settlement();
+      let sent = false;
+      // The result goes on to the app's outer interceptors with the
+      // transaction still open; it commits once the call's result is final.
+      const work = () =>
+        this.txHost.withTransaction(optionsOf(setting), async () => {
+          const value = await untilAborted(handle, invocation.signal);
+          const accepted = invocation.holdCommit(ended.promise);
+          sent = true;
+          subscriber.next(value);
+          subscriber.complete();
+          if (!(await untilAborted(() => accepted, invocation.signal))) {
+            throw ROLLED_BACK;
+          }
+          // From here on the answer is what the commit does; a call
+          // given up before it is rolled back.
+          if (!invocation.beginCommit()) {
+            throw invocation.signal.reason;
+          }
+        });
+      this.inCall(invocation, work).then(ended.resolve, (error: unknown) => {
+        if (!sent) {
+          subscriber.error(error);
+        } else if (error === ROLLED_BACK) {
+          ended.resolve();
+        } else {
+          ended.reject(error);
+        }
+      });
+    });
+  }
+
+  /** `work` in the call's CLS context, after the calls before it on a single connection. */
+  private inCall<T>(
+    invocation: InvocationContext,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    return this.cls.run({ ifNested: 'inherit' }, () =>
+      this.runCall(invocation, () => this.queued(work, invocation)),
     );
+  }
+
+  /** `work`, one at a time on a data source with a single connection. */
+  private queued<T>(
+    work: () => Promise<T>,
+    invocation?: InvocationContext,
+  ): Promise<T> {
+    return this.queue ? this.queue.run(work, invocation?.signal) : work();
   }
 
   /**
@@ -144,6 +181,31 @@ export class TransactionInterceptor implements NestInterceptor {
       .getRequest<{ method?: string }>().method;
     return SAFE_METHODS.has(String(method).toUpperCase()) ? false : {};
   }
+}
+
+/** What a call's transaction throws to roll back a result the call did not keep. */
+const ROLLED_BACK = Symbol('nestops:rolled-back');
+
+/** The transaction options of a setting; without an isolation level: the database's default. */
+function optionsOf(
+  setting: Exclude<TransactionSetting, false>,
+): TypeOrmTransactionOptions {
+  return { isolationLevel: setting.isolation } as TypeOrmTransactionOptions;
+}
+
+/** A promise and its two settling functions. */
+function settlement(): {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+} {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
 }
 
 /**

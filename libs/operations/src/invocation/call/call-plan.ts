@@ -1,5 +1,6 @@
 import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
 import { CallAbort } from './call-abort.js';
+import { CallCommits } from './call-commits.js';
 import { CallSerializer } from '../output/call-serializer.js';
 import type { InvocationDefaults } from './invocation-defaults.js';
 import type { InvocationOptions } from './invocation-options.interface.js';
@@ -17,6 +18,8 @@ export interface CallPlan {
   readonly timeout: number | undefined;
   readonly deadline: Date | undefined;
   readonly abort: CallAbort;
+  /** The units of work holding their commit until the call's result is final. */
+  readonly commits: CallCommits;
   readonly serializer: CallSerializer;
 }
 
@@ -42,6 +45,7 @@ export function planCall(
     deadline:
       timeout !== undefined ? new Date(Date.now() + timeout) : undefined,
     abort: new CallAbort(),
+    commits: new CallCommits(),
     serializer: new CallSerializer(operation),
   };
 }

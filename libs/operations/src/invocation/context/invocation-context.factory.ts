@@ -104,6 +104,10 @@ class CallContext implements InvocationContext {
     return this.#call.abort.beginCommit();
   }
 
+  holdCommit(ended: Promise<unknown>): Promise<boolean> {
+    return this.#call.commits.hold(ended);
+  }
+
   reportProgress(progress: number, total?: number, message?: string): void {
     this.#callReports().reportProgress(progress, total, message);
   }

@@ -56,6 +56,17 @@ export interface InvocationContext {
    */
   beginCommit(): boolean;
   /**
+   * For a unit of work that has run the call's handler inside its
+   * transaction: resolves once the call's result is final (past every
+   * interceptor and exception filter of the app, serialised under the
+   * output contract) with true, to commit, or false when the call failed
+   * or was given up, to roll back. The call is answered only once `ended`
+   * settles (the commit or rollback is done); a rejection fails the call
+   * with its error. So an interceptor registered outside the unit of work
+   * that breaks the result leaves nothing committed.
+   */
+  holdCommit(ended: Promise<unknown>): Promise<boolean>;
+  /**
    * Tells the caller how far the call has come: `progress` (increasing; a
    * value not above the last one is dropped) out of `total` when known,
    * with an optional `message`. Over MCP it is a `notifications/progress`
