@@ -1,5 +1,9 @@
 import type { CanActivate, Type } from '@nestjs/common';
-import { INPUT_LIMITS, type InputLimits } from '@nestops/operations';
+import {
+  INPUT_LIMITS,
+  type InputLimits,
+  type PermissionsOf,
+} from '@nestops/operations';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { DEFAULT_MAX_BODY_SIZE, DEFAULT_MCP_PATH } from './mcp.constants.js';
 import { greetingSettings } from './mcp-server-identity.js';
@@ -31,6 +35,10 @@ export interface McpSettings {
   readonly maxBodySize: number;
   readonly timeout?: number;
   readonly authGuard?: Type<CanActivate>;
+  /** Outside OAuth: the scheme of the challenge a POST without credentials gets; undefined: anonymous callers are served. */
+  readonly requireToken?: { readonly scheme: string };
+  /** The app's reading of a principal's permissions; undefined: its `permissions`. */
+  readonly permissionsOf?: PermissionsOf;
   readonly shutdownGracePeriod: number;
   readonly shutdownDrainDelay: number;
   readonly readinessPath?: string;
@@ -184,6 +192,15 @@ export function resolveMcpOptions(
       'toolListPerCaller needs authGuard (or oauth.jwt): the list is that of the principal it sets',
     );
   }
+  const requireToken = resolveRequireToken(options, authGuard, problems);
+  if (
+    options.permissionsOf !== undefined &&
+    typeof options.permissionsOf !== 'function'
+  ) {
+    problems.push(
+      'permissionsOf must be a function from a principal to its permission names',
+    );
+  }
   const telemetry = resolveTelemetryOptions(options.telemetry, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
@@ -196,6 +213,8 @@ export function resolveMcpOptions(
     maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
     timeout: options.timeout,
     authGuard,
+    requireToken,
+    permissionsOf: options.permissionsOf,
     shutdownGracePeriod: grace ?? DEFAULT_SHUTDOWN_GRACE_PERIOD,
     shutdownDrainDelay: drainDelay ?? 0,
     readinessPath: ready,
@@ -204,4 +223,37 @@ export function resolveMcpOptions(
     toolListPerCaller: perCaller === true,
     telemetry,
   });
+}
+
+/** An HTTP authentication scheme: a token (RFC 9110). */
+const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The top-level `requireToken`: a scheme to challenge with, or undefined. */
+function resolveRequireToken(
+  options: McpModuleOptions,
+  authGuard: Type<CanActivate> | undefined,
+  problems: string[],
+): McpSettings['requireToken'] {
+  const given = options.requireToken;
+  if (given === undefined || given === false) {
+    return undefined;
+  }
+  const scheme =
+    given === true ? 'Bearer' : (given as { scheme?: unknown })?.scheme;
+  if (typeof scheme !== 'string' || !AUTH_SCHEME.test(scheme)) {
+    problems.push(
+      "requireToken must be true, false or { scheme } with an HTTP authentication scheme such as 'ApiKey'",
+    );
+    return undefined;
+  }
+  if (options.oauth !== undefined) {
+    problems.push(
+      "requireToken is for apps without oauth; with oauth, set oauth.requireToken ('always' or 'forPermission')",
+    );
+  } else if (authGuard === undefined) {
+    problems.push(
+      'requireToken needs authGuard: the guard that judges the credentials it requires',
+    );
+  }
+  return Object.freeze({ scheme });
 }

@@ -63,11 +63,12 @@ import { McpAuthGuardRef } from './transports/outer-authenticator.js';
       ],
     },
     {
-      // The module's timeout and input limits, for every carrier's calls.
+      // The module's timeout, input limits and permissions, for every carrier's calls.
       provide: INVOCATION_DEFAULTS,
       useFactory: (settings: McpSettings): InvocationDefaults => ({
         timeout: settings.timeout,
         inputLimits: settings.inputLimits,
+        permissionsOf: settings.permissionsOf,
       }),
       inject: [MCP_SETTINGS],
     },

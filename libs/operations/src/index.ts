@@ -21,7 +21,11 @@ export type { OperationSemantics } from './operation-semantics.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';
 export { JSONSchema } from './schema/json-schema.decorator.js';
 export { OperationRegistry } from './operation.registry.js';
-export { principalPermissions } from './authorization/principal-permissions.js';
+export {
+  heldPermissions,
+  principalPermissions,
+} from './authorization/principal-permissions.js';
+export type { PermissionsOf } from './authorization/principal-permissions.js';
 export { OperationsModule } from './operations.module.js';
 
 // Running a call

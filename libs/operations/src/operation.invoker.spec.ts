@@ -505,7 +505,11 @@ describe('InvocationDefaults no call could run with', () => {
       { inputLimits: { maxItems: 5 } },
       'inputLimits.maxDepth must be a positive integer; inputLimits.maxProperties must be a positive integer; inputLimits.maxUnknownProperties must be a positive integer; inputLimits.maxStringLength must be a positive integer',
     ],
-    [null, 'they must be an object ({ timeout?, inputLimits? })'],
+    [{ permissionsOf: ['orders.read'] }, 'permissionsOf must be a function'],
+    [
+      null,
+      'they must be an object ({ timeout?, inputLimits?, permissionsOf? })',
+    ],
   ])('stop the app at startup: %o', async (defaults, problem) => {
     await expect(
       boot(defaults as unknown as InvocationDefaults),

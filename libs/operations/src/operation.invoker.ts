@@ -312,7 +312,9 @@ export class OperationInvoker implements OnApplicationBootstrap {
         contextCreator: this.contextCreator,
         paramsContextCreator: separateContextCreator(this.contextCreator),
         pipes: nestPipesOf(this.contextCreator),
-        authorization: new OperationAuthorizationGuard(),
+        authorization: new OperationAuthorizationGuard(
+          this.defaults().permissionsOf,
+        ),
         scopedEnhancers: scopedGlobalEnhancers(this.config),
         globalFilters:
           this.config.getGlobalFilters().length > 0 ||

@@ -1,5 +1,5 @@
 import type { CanActivate, Type } from '@nestjs/common';
-import type { InputLimits } from '@nestops/operations';
+import type { InputLimits, PermissionsOf } from '@nestops/operations';
 import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 
@@ -34,6 +34,27 @@ export interface McpModuleOptions {
    * handling. Without it, credentials are only checked per call.
    */
   authGuard?: Type<CanActivate>;
+  /**
+   * Whether a POST without an `Authorization` header is refused. By default
+   * anonymous callers are served: they may list tools, and each call that
+   * needs a permission answers `SECURITY_DENIED_003`. `true` (or
+   * `{ scheme: 'ApiKey' }`) answers them `401` with
+   * `WWW-Authenticate: <scheme> realm="<serverName>"` (default scheme
+   * `Bearer`) before any JSON-RPC, so a client asks for credentials. Needs
+   * `authGuard`; with `oauth`, use `oauth.requireToken`. The command line's
+   * stdio sessions are the local user's: each call is judged by its
+   * guards with the session's `--authorization`. Default: false.
+   */
+  requireToken?: boolean | { readonly scheme: string };
+  /**
+   * The permissions of a principal (`request.user` as the app's
+   * authentication sets it), for every check of an operation's
+   * `permission` (calls on every carrier, OAuth step-up, per-caller tool
+   * lists), e.g. from roles:
+   * `(user) => (user as User).roles.flatMap((role) => ROLE_PERMISSIONS[role] ?? [])`.
+   * Default: the principal's `permissions` (an array or a set of strings).
+   */
+  permissionsOf?: PermissionsOf;
   /**
    * Per-call limit in milliseconds of every call of the app's operations,
    * whatever its carrier (`tools/call` over HTTP and stdio, the command

@@ -4,6 +4,7 @@ import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
+import { listPrincipalOf } from '../transports/outer-authenticator.js';
 import { resultValue } from '../protocol/answer-text.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
 
@@ -12,7 +13,9 @@ import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
  * through the same dispatcher, tool catalogue and pipeline as one posted to
  * the HTTP endpoint, with the headers you choose, but without HTTP (so the
  * endpoint's own checks, such as the `401` for invalid credentials, are not
- * applied: the call's guards judge the credentials instead).
+ * applied: the call's guards judge the credentials instead). Under
+ * `toolListPerCaller`, `listTools()` is the list of the principal that
+ * `authGuard` makes of the client's headers, as over HTTP.
  *
  * ```ts
  * const app = moduleRef.createNestApplication();
@@ -25,8 +28,11 @@ import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
  */
 export class McpTestClient {
   private nextId = 1;
+  /** The principal of the tool list, asked of `authGuard` on the first message. */
+  private principal?: Promise<unknown>;
 
   private constructor(
+    private readonly app: INestApplicationContext,
     private readonly dispatcher: McpDispatcher,
     private readonly headers: McpCallerContext['headers'],
   ) {}
@@ -47,12 +53,13 @@ export class McpTestClient {
         'McpDispatcher is not in this application: import McpModule.forRoot() into it.',
       );
     }
-    return new McpTestClient(dispatcher, carrierHeaders(options.headers));
+    return new McpTestClient(app, dispatcher, carrierHeaders(options.headers));
   }
 
   /** A client whose messages also send `headers` (they win over this client's). */
   withHeaders(headers: TestHeaders): McpTestClient {
     return new McpTestClient(
+      this.app,
       this.dispatcher,
       carrierHeaders(this.headers, headers),
     );
@@ -110,6 +117,11 @@ export class McpTestClient {
   async send(message: unknown): Promise<JsonRpcResponse | undefined> {
     const response = await this.dispatcher.dispatch(message, {
       headers: this.headers,
+      principal: await (this.principal ??= listPrincipalOf(
+        this.app,
+        this.headers,
+        McpTestClient,
+      )),
     });
     return response && 'result' in response
       ? { ...response, result: resultValue(response.result) }

@@ -11,7 +11,7 @@ import {
   OperationRegistry,
   OperationTexts,
   operationTextKeys,
-  principalPermissions,
+  heldPermissions,
 } from '@nestops/operations';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
@@ -113,11 +113,11 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
 
   /**
    * @internal What a caller's permissions reach: the catalogue's permissions it
-   * holds (its `permissions`, as the calls check them).
+   * holds (by the module's `permissionsOf`, as the calls check them).
    */
   reachOf(principal: unknown): ToolReach {
     this.build();
-    const held = principalPermissions(principal);
+    const held = heldPermissions(principal, this.settings.permissionsOf);
     const key = (this.permissionNames ?? [])
       .filter((permission) => held.has(permission))
       .join(' ');

@@ -283,18 +283,28 @@ export class McpHttpTransport
         'Send the JSON-RPC message as application/json.',
       );
     }
-    const { oauth } = this.settings;
-    if (
-      oauth?.requireToken === 'always' &&
-      req.headers.authorization === undefined
-    ) {
-      return sendProblem(
-        res,
-        401,
-        'Unauthorized',
-        'An access token is required.',
-        { 'WWW-Authenticate': this.resource.unauthorized(oauth, false) },
-      );
+    const { oauth, requireToken } = this.settings;
+    if (req.headers.authorization === undefined) {
+      if (oauth?.requireToken === 'always') {
+        return sendProblem(
+          res,
+          401,
+          'Unauthorized',
+          'An access token is required.',
+          { 'WWW-Authenticate': this.resource.unauthorized(oauth, false) },
+        );
+      }
+      if (requireToken) {
+        return sendProblem(
+          res,
+          401,
+          'Unauthorized',
+          'Credentials are required.',
+          {
+            'WWW-Authenticate': `${requireToken.scheme} realm="${this.settings.serverName}"`,
+          },
+        );
+      }
     }
     if (!(await this.authenticator.admit(req, res, [request, response]))) {
       return;

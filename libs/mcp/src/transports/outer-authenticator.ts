@@ -5,7 +5,11 @@ import {
   Injectable,
   Logger,
 } from '@nestjs/common';
-import type { CanActivate, Type } from '@nestjs/common';
+import type {
+  CanActivate,
+  INestApplicationContext,
+  Type,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,6 +19,9 @@ import { correlationIdOf } from '@nestops/operations';
 import { sendProblem } from './http-problem.js';
 
 const SCHEME = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)/;
+
+/** A caller's headers, by lower-case name. */
+type CallerHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** What the guard said about the credentials. */
 type Verdict = 'authenticated' | 'rejected' | 'failed';
@@ -64,9 +71,7 @@ export class OuterAuthenticator {
    * Undefined without credentials, or when the guard refuses them or fails:
    * each call is still judged by its own guards.
    */
-  async principalOf(
-    headers: Readonly<Record<string, string>>,
-  ): Promise<unknown> {
+  async principalOf(headers: CallerHeaders): Promise<unknown> {
     if (!this.guard || headers.authorization === undefined) {
       return undefined;
     }
@@ -168,9 +173,9 @@ function verdictOf(error: unknown): Verdict {
 }
 
 /** A request of headers alone, as an HTTP guard reads one (`headers`, `get()`, `header()`, `user`). */
-function headerRequest(headers: Readonly<Record<string, string>>) {
+function headerRequest(headers: CallerHeaders) {
   const own = Object.freeze({ ...headers });
-  const get = (name: string): string | undefined => own[name.toLowerCase()];
+  const get = (name: string) => own[name.toLowerCase()];
   return { headers: own, get, header: get, user: undefined as unknown };
 }
 
@@ -205,4 +210,28 @@ export class McpAuthGuardRef {
       return this.moduleRef.create(type);
     }
   }
+}
+
+/**
+ * The principal a caller's tool list is that of, for carriers without the
+ * HTTP endpoint (stdio sessions, the testing kit): under
+ * `toolListPerCaller`, what the module's `authGuard` makes of `headers`
+ * (`handler` names the carrier to the guard); otherwise undefined, as
+ * every caller gets the whole list.
+ */
+export async function listPrincipalOf(
+  app: INestApplicationContext,
+  headers: CallerHeaders,
+  handler: Function,
+): Promise<unknown> {
+  const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
+  if (!settings.toolListPerCaller) {
+    return undefined;
+  }
+  const guard = await app.get(McpAuthGuardRef, { strict: false }).resolve();
+  return new OuterAuthenticator(
+    guard,
+    settings.serverName,
+    handler,
+  ).principalOf(headers);
 }

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { principalPermissions } from '@nestops/operations';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import type { McpOAuthSettings } from '../oauth/oauth-options.resolver.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
@@ -40,7 +39,7 @@ export class PermissionGate {
       );
       return true;
     }
-    const held = principalPermissions(principal);
+    const { held } = this.catalogue.reachOf(principal);
     if (!this.oauth.stepUp || needed.every((p) => held.has(p))) {
       return false;
     }

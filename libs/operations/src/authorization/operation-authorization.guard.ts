@@ -1,14 +1,20 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { OperationException } from '../errors/operation.exception.js';
 import { getInvocationContext } from '../invocation/context/get-invocation-context.js';
-import { principalPermissions } from './principal-permissions.js';
+import {
+  heldPermissions,
+  type PermissionsOf,
+} from './principal-permissions.js';
 
 /**
  * Enforces an operation's `permission` and `policy` contract after the app's own guards
- * have authenticated the caller. The principal's permissions are read from
- * its `permissions` property (an array or set of strings).
+ * have authenticated the caller. The principal's permissions are the app's
+ * `permissionsOf` of it, else its `permissions` property (an array or set
+ * of strings).
  */
 export class OperationAuthorizationGuard implements CanActivate {
+  constructor(private readonly permissionsOf?: PermissionsOf) {}
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const invocation = getInvocationContext(context);
     if (!invocation) {
@@ -20,7 +26,7 @@ export class OperationAuthorizationGuard implements CanActivate {
       if (principal === undefined || principal === null) {
         throw new OperationException('SECURITY_DENIED_003');
       }
-      const held = principalPermissions(principal);
+      const held = heldPermissions(principal, this.permissionsOf);
       const missing = permissions.find((permission) => !held.has(permission));
       if (missing !== undefined) {
         throw new OperationException('SECURITY_DENIED_004', {

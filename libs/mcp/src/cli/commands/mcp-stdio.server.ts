@@ -8,10 +8,7 @@ import {
 } from '../../protocol/greeting.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import type { McpStdioServer } from '../../transports/mcp-stdio.session.js';
-import {
-  McpAuthGuardRef,
-  OuterAuthenticator,
-} from '../../transports/outer-authenticator.js';
+import { listPrincipalOf } from '../../transports/outer-authenticator.js';
 import { StartFailure } from '../cli-app.runner.js';
 import { type ContextOptions, contextHeaders } from '../cli-options.js';
 import { McpCommand } from './mcp.command.js';
@@ -41,13 +38,7 @@ export async function stdioServer(
       // Under toolListPerCaller, the list is that of the principal the
       // module's authGuard makes of --authorization, as at the HTTP
       // endpoint; each call is judged by its own guards either way.
-      principal: settings.toolListPerCaller
-        ? await new OuterAuthenticator(
-            await app.get(McpAuthGuardRef, { strict: false }).resolve(),
-            settings.serverName,
-            McpCommand,
-          ).principalOf(headers)
-        : undefined,
+      principal: await listPrincipalOf(app, headers, McpCommand),
       locale: options.locale,
       timeout: options.timeout,
     },

@@ -1,4 +1,5 @@
 import type { ModuleRef } from '@nestjs/core';
+import type { PermissionsOf } from '../../authorization/principal-permissions.js';
 import { INPUT_LIMITS, type InputLimits } from '../input/input-limits.js';
 
 /**
@@ -15,6 +16,11 @@ export interface InvocationDefaults {
   readonly timeout?: number;
   /** How much input a call may carry, every limit given. Default: `INPUT_LIMITS`. */
   readonly inputLimits?: InputLimits;
+  /**
+   * The permissions of a principal, for every permission check of a call.
+   * Default: its `permissions` property (`principalPermissions`).
+   */
+  readonly permissionsOf?: PermissionsOf;
 }
 
 /**
@@ -47,15 +53,23 @@ export function findInvocationDefaults(
 
 function problemsOf(defaults: unknown): string[] {
   if (typeof defaults !== 'object' || defaults === null) {
-    return ['they must be an object ({ timeout?, inputLimits? })'];
+    return [
+      'they must be an object ({ timeout?, inputLimits?, permissionsOf? })',
+    ];
   }
-  const { timeout, inputLimits } = defaults as Record<string, unknown>;
+  const { timeout, inputLimits, permissionsOf } = defaults as Record<
+    string,
+    unknown
+  >;
   const problems: string[] = [];
   if (
     timeout !== undefined &&
     !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))
   ) {
     problems.push('timeout must be a positive number of milliseconds');
+  }
+  if (permissionsOf !== undefined && typeof permissionsOf !== 'function') {
+    problems.push('permissionsOf must be a function');
   }
   if (inputLimits !== undefined) {
     for (const key of Object.keys(INPUT_LIMITS)) {
