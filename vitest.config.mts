@@ -16,6 +16,9 @@ export default defineConfig({
     // a core idle: on this 2-core machine, under a load of 6 to 9 from other
     // work, the suite took 653 s with one worker and 356 s with three.
     maxWorkers: availableParallelism() + 1,
+    // oidc-provider's notices about the sample authorization server's
+    // runtime and in-memory adapter: expected in tests, never a finding.
+    onConsoleLog: (log) => !/^oidc-provider (WARNING|NOTICE): /.test(log),
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // The libraries are tested as apps load them: built, through their

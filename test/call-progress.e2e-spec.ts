@@ -128,9 +128,7 @@ const jobsRun = (
 });
 
 describe('progress and log messages of a call', () => {
-  const running = useApp(() =>
-    startApp(JobsModule, { logger: ['error', 'warn'] }),
-  );
+  const running = useApp(() => startApp(JobsModule, { logger: ['error'] }));
 
   it('the SDK v1 client receives increasing progress with its token, then the result (2025-11-25)', async () => {
     const client = new ClientV1(CLIENT_INFO);
@@ -394,7 +392,7 @@ describe('progress and log messages of a call', () => {
 
 describe('getInvocationContext() without an argument, in an app without nestjs-cls', () => {
   const running = useApp(() =>
-    startApp(JobsWithoutClsModule, { logger: ['error', 'warn'] }),
+    startApp(JobsWithoutClsModule, { logger: ['error'] }),
   );
 
   it('finds no call (the call pays for no async context), and the service reports nothing', async () => {

@@ -19,13 +19,23 @@ class TextDto {
 class CliOperations {
   readonly ran: string[] = [];
 
-  @Operation({ id: 'cli.echo', readOnly: true, input: TextDto })
+  @Operation({
+    id: 'cli.echo',
+    description: 'Echoes the text.',
+    readOnly: true,
+    input: TextDto,
+  })
   echo(input: TextDto): { text: string } {
     this.ran.push('cli.echo');
     return { text: input.text };
   }
 
-  @Operation({ id: 'mcp.only', readOnly: true, expose: ['mcp'] })
+  @Operation({
+    id: 'mcp.only',
+    description: 'Runs on MCP only.',
+    readOnly: true,
+    expose: ['mcp'],
+  })
   mcpOnly(): { ran: true } {
     this.ran.push('mcp.only');
     return { ran: true };

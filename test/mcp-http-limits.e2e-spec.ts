@@ -19,7 +19,11 @@ const BULK = 'x'.repeat(512 * 1024);
 /** `bulk.read` (tool `bulk_read`): a large answer. */
 @Injectable()
 class BulkService {
-  @Operation({ id: 'bulk.read', readOnly: true })
+  @Operation({
+    id: 'bulk.read',
+    description: 'A large answer.',
+    readOnly: true,
+  })
   read(): { text: string } {
     return { text: BULK };
   }

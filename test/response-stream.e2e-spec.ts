@@ -21,6 +21,7 @@ const note = (data: string) => ({
 class StreamingOperations {
   /** Sends two messages ahead of its answer, then one after it. */
   @Operation({
+    input: null,
     id: 'streaming.report',
     description: 'Reports twice, then answers.',
   })

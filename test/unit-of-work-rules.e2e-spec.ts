@@ -221,7 +221,12 @@ class RuleOperations {
   /** The signal of the last `rows.signal` call. */
   signal?: AbortSignal;
 
-  @Operation({ id: 'rows.signal', readOnly: true, transaction: true })
+  @Operation({
+    input: null,
+    id: 'rows.signal',
+    readOnly: true,
+    transaction: true,
+  })
   keepSignal(_input: unknown, context: InvocationContext): { kept: true } {
     this.signal = context.signal;
     return { kept: true };

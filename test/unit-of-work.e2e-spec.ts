@@ -116,6 +116,16 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
     expect(outcome.isError).toBe(true);
     expect(outcome.text).toMatch(/^INTERNAL_ERROR_001: /);
     expect(await labels()).toEqual([]);
+    const correlationId = /correlation id ([\w-]+)/.exec(outcome.text)?.[1];
+    expect(
+      running.logger
+        .errors()
+        .filter((error) => error.includes(`correlation id ${correlationId})`)),
+    ).toEqual([
+      expect.stringMatching(
+        /^Operation rows\.broken failed unexpectedly .*\nOutputContractError: Operation rows\.broken returned a result that does not match its output schema \(WrittenDto\)/s,
+      ),
+    ]);
   });
 
   describe(`with a per-call timeout of ${FIXTURE_TIMEOUT_MS / 1000} s`, () => {

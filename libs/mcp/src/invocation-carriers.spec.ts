@@ -49,7 +49,7 @@ const seen: { locale?: string; i18n?: string; ran: string[] } = { ran: [] };
 @Injectable()
 class CarrierOperations {
   /** Ends only when its call's signal aborts. */
-  @Operation({ id: 'slow.wait', readOnly: true })
+  @Operation({ input: null, id: 'slow.wait', readOnly: true })
   async wait(_input: unknown, context: InvocationContext): Promise<never> {
     seen.ran.push('slow.wait');
     await new Promise((aborted) =>
@@ -59,7 +59,7 @@ class CarrierOperations {
   }
 
   /** Records the call's language, then is denied. */
-  @Operation({ id: 'speech.denied', readOnly: true })
+  @Operation({ input: null, id: 'speech.denied', readOnly: true })
   denied(_input: unknown, context: InvocationContext): never {
     seen.locale = context.locale;
     seen.i18n = I18nContext.current()?.lang;

@@ -13,7 +13,12 @@ import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
 
 @Injectable()
 class Desk {
-  @Operation({ id: 'desk.echo', readOnly: true, description: 'Echoes.' })
+  @Operation({
+    input: null,
+    id: 'desk.echo',
+    readOnly: true,
+    description: 'Echoes.',
+  })
   echo(_input: unknown, context: InvocationContext) {
     context.responseStream.send({ jsonrpc: '2.0', method: 'notes/ahead' });
     return { open: context.responseStream.open };

@@ -16,7 +16,7 @@ import type {
 } from './interfaces/operation-options.interface.js';
 import { resultSerializerOf } from './invocation/output/output-contract.js';
 import { parseOperationId } from './operation-id.js';
-import { operationSemantics } from './operation-semantics.js';
+import { statedSemantics } from './operation-semantics.js';
 import { ALL_CARRIERS } from './operations.constants.js';
 import type { OperationSchemaFactory } from './schema/operation-schema.factory.js';
 import { validationStorage } from './invocation/validation-metadata-cache.js';
@@ -54,6 +54,31 @@ const NOT_DTOS: readonly unknown[] = [
   undefined,
 ];
 
+/** The first parameter of a method that takes none. */
+export const NO_PARAMETER = Symbol('operations:no-parameter');
+
+/**
+ * The input class of the method's first parameter, none when it has no
+ * parameter; a parameter whose type is not a class (an inline type, an
+ * interface, `any`, a primitive) throws, naming the fix.
+ */
+function inferredInput(
+  firstParamType: unknown,
+  invalid: (problem: string) => Error,
+): Type<unknown> | undefined {
+  if (firstParamType === NO_PARAMETER) {
+    return undefined;
+  }
+  if (NOT_DTOS.includes(firstParamType)) {
+    const reflected =
+      typeof firstParamType === 'function' ? firstParamType.name : 'undefined';
+    throw invalid(
+      `the type of its first parameter, the input, is not a class (it reflects as ${reflected}: an inline type, an interface, any, unknown or a primitive), so its calls could be neither validated nor described. Type the parameter with a DTO class with class-validator decorators, or name one with @Operation({ input: SomeDto }); an operation that takes no input has no parameter, or says input: null.`,
+    );
+  }
+  return firstParamType as Type<unknown>;
+}
+
 /**
  * Resolves an `@Operation()`'s options into its immutable definition, or
  * throws a `ContractError` naming the method when the contract is invalid.
@@ -61,7 +86,7 @@ const NOT_DTOS: readonly unknown[] = [
 export function createOperationDefinition(
   options: OperationOptions,
   source: string,
-  firstParamType: unknown,
+  firstParamType: unknown = NO_PARAMETER,
   schemas: OperationSchemaFactory,
 ): OperationDefinition {
   const parsed = parseOperationId(options.id);
@@ -117,31 +142,47 @@ export function createOperationDefinition(
     throw invalid('policy must be a function.');
   }
   for (const [key, value] of [
-    ['input', options.input],
+    ['input', options.input === null ? undefined : options.input],
     ['output', options.output],
   ] as const) {
     if (value !== undefined && typeof value !== 'function') {
-      throw invalid(`${key} must be a class.`);
+      throw invalid(
+        `${key} must be a class${key === 'input' ? ' or null' : ''}.`,
+      );
+    }
+  }
+  for (const key of [
+    'readOnly',
+    'destructive',
+    'idempotent',
+    'openWorld',
+  ] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') {
+      throw invalid(`${key} must be true or false.`);
     }
   }
 
-  if (options.input !== undefined && NOT_DTOS.includes(options.input)) {
+  if (options.input != null && NOT_DTOS.includes(options.input)) {
     throw invalid(
       `input must be a DTO class with class-validator decorators, not ${options.input.name}.`,
     );
   }
   const input =
-    options.input ??
-    (NOT_DTOS.includes(firstParamType)
+    options.input === null
       ? undefined
-      : (firstParamType as Type<unknown>));
+      : (options.input ?? inferredInput(firstParamType, invalid));
   if (input && !isValidatable(input)) {
     throw invalid(
       `its input ${input.name} has no class-validator decorators, so no call could be validated; decorate its properties${options.input ? '' : ` (it is the type of the method's first parameter; declare another with 'input')`}.`,
     );
   }
   const output = options.output;
-  const semantics = operationSemantics(parsed.verb, options.readOnly === true);
+  const semantics = statedSemantics(parsed.verb, options);
+  if (!semantics) {
+    throw invalid(
+      `it is read-only (${options.readOnly === true ? 'readOnly: true' : `the verb '${parsed.verb}'`}) and destructive: true; a call cannot do both. Leave destructive out, or give it a verb that changes state.`,
+    );
+  }
   const transaction = transactionSetting(
     options.transaction === undefined
       ? !semantics.readOnly

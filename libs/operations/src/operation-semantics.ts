@@ -14,6 +14,16 @@ export interface OperationSemantics {
   readonly destructive: boolean;
   /** Calling it twice with the same input has the effect of calling it once. */
   readonly idempotent: boolean;
+  /** Reaches an open world outside the app; undefined when not stated. */
+  readonly openWorld?: boolean;
+}
+
+/** What `@Operation` states beside its verb. */
+export interface StatedSemantics {
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly idempotent?: boolean;
+  readonly openWorld?: boolean;
 }
 
 const semantics = (
@@ -39,4 +49,32 @@ export function operationSemantics(
     return READ;
   }
   return BY_VERB.get(verb) ?? OTHER;
+}
+
+/**
+ * The verb's semantics with what the operation states overriding them;
+ * undefined when they contradict each other (read-only and destructive).
+ */
+export function statedSemantics(
+  verb: string,
+  stated: StatedSemantics,
+): OperationSemantics | undefined {
+  const implied = operationSemantics(verb, stated.readOnly === true);
+  const destructive = stated.destructive ?? implied.destructive;
+  if (implied.readOnly && destructive) {
+    return undefined;
+  }
+  if (
+    stated.destructive === undefined &&
+    stated.idempotent === undefined &&
+    stated.openWorld === undefined
+  ) {
+    return implied;
+  }
+  return Object.freeze({
+    readOnly: implied.readOnly,
+    destructive,
+    idempotent: stated.idempotent ?? implied.idempotent,
+    ...(stated.openWorld === undefined ? {} : { openWorld: stated.openWorld }),
+  });
 }

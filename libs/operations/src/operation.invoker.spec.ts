@@ -87,7 +87,7 @@ class ProbeOperations {
   readonly ran: string[] = [];
   readonly seen: Seen[] = [];
 
-  @Operation({ id: 'probe.everywhere', readOnly: true })
+  @Operation({ input: null, id: 'probe.everywhere', readOnly: true })
   everywhere(_input: unknown, context: InvocationContext): Seen {
     this.ran.push('probe.everywhere');
     const seen = {
@@ -113,14 +113,14 @@ class ProbeOperations {
   }
 
   /** Records the call's language, then is denied. */
-  @Operation({ id: 'probe.denied', readOnly: true })
+  @Operation({ input: null, id: 'probe.denied', readOnly: true })
   denied(_input: unknown, context: InvocationContext): never {
     this.everywhere(_input, context);
     throw new OperationException('SECURITY_DENIED_001');
   }
 
   /** Ends only when its call's signal aborts. */
-  @Operation({ id: 'probe.wait', readOnly: true })
+  @Operation({ input: null, id: 'probe.wait', readOnly: true })
   async wait(_input: unknown, context: InvocationContext): Promise<never> {
     this.everywhere(_input, context);
     await new Promise((aborted) =>

@@ -8,7 +8,10 @@ import {
 import { assertClassTransformerInternals } from './internals/class-transformer.adapter.js';
 import { assertClassValidatorInternals } from './internals/class-validator.adapter.js';
 import type { InstanceWrapper } from './internals/nest-core.adapter.js';
-import { createOperationDefinition } from './operation-definition.factory.js';
+import {
+  createOperationDefinition,
+  NO_PARAMETER,
+} from './operation-definition.factory.js';
 import { OperationMetadataAccessor } from './operation-metadata.accessor.js';
 import {
   DiscoveredOperation,
@@ -59,10 +62,17 @@ export class OperationsExplorer implements OnModuleInit {
             type.prototype,
             methodName,
           ) ?? [];
+        // Route decorators first: a @Req() input is refused as that, not as a non-class input.
+        const decorated = decoratedParameters(
+          options.id,
+          source,
+          type,
+          methodName,
+        );
         const definition = createOperationDefinition(
           options,
           source,
-          paramTypes[0],
+          paramTypes.length > 0 ? paramTypes[0] : NO_PARAMETER,
           schemas,
         );
         const previous = found.get(definition.id);
@@ -83,12 +93,7 @@ export class OperationsExplorer implements OnModuleInit {
             type,
             methodName,
             isStatic: wrapper.isDependencyTreeStatic(),
-            decorated: decoratedParameters(
-              definition.id,
-              source,
-              type,
-              methodName,
-            ),
+            decorated,
           },
         });
       }

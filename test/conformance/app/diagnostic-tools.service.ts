@@ -45,6 +45,7 @@ export class DiagnosticToolsService {
    * sent to a client that asked for `info` or lower.
    */
   @Operation({
+    input: null,
     id: 'diagnostics.tool-with-logging',
     readOnly: true,
     description: 'Sends three log messages while it runs, then returns.',
@@ -63,6 +64,7 @@ export class DiagnosticToolsService {
 
   /** `tools-call-with-progress`: 0, 50 and 100 of 100, 50 ms apart. */
   @Operation({
+    input: null,
     id: 'diagnostics.tool-with-progress',
     readOnly: true,
     description:

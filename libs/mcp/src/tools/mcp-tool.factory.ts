@@ -47,6 +47,9 @@ export function createTool(
       readOnlyHint: semantics.readOnly,
       destructiveHint: semantics.destructive,
       idempotentHint: semantics.idempotent,
+      ...(semantics.openWorld === undefined
+        ? {}
+        : { openWorldHint: semantics.openWorld }),
     }),
   });
 }

@@ -4,10 +4,12 @@ import type { JsonSchema } from '@nestops/operations';
 export interface McpToolAnnotations {
   /** The tool changes nothing (`get`, `list`, `readOnly: true`). */
   readonly readOnlyHint: boolean;
-  /** The tool may destroy or irreversibly change state (`delete`, unknown verbs). */
+  /** The tool may destroy or irreversibly change state (`delete`, unknown verbs, `destructive`). */
   readonly destructiveHint: boolean;
-  /** Calling it twice with the same arguments does what calling it once does. */
+  /** Calling it twice with the same arguments does what calling it once does (`idempotent`). */
   readonly idempotentHint: boolean;
+  /** The tool reaches an open world outside the app; only when `openWorld` states it. */
+  readonly openWorldHint?: boolean;
 }
 
 /** One entry of `tools/list`. */

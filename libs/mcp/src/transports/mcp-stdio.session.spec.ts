@@ -32,7 +32,7 @@ class SessionOperations {
   }
 
   /** Two messages ahead of its answer, and one after it (dropped). */
-  @Operation({ id: 'echo.report', readOnly: true })
+  @Operation({ input: null, id: 'echo.report', readOnly: true })
   report(_input: unknown, context: InvocationContext): { reported: 2 } {
     const { responseStream } = context;
     responseStream.send({ jsonrpc: '2.0', method: 'notes/first' });

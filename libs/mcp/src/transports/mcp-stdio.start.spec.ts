@@ -18,7 +18,7 @@ import {
 @Injectable()
 class StartOperations {
   /** Logs at `debug`: delivered only when the session's level allows it. */
-  @Operation({ id: 'start.note', readOnly: true })
+  @Operation({ input: null, id: 'start.note', readOnly: true })
   note(_input: unknown, context: InvocationContext): { noted: true } {
     context.log('debug', 'a debug note');
     return { noted: true };

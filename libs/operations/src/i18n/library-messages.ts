@@ -34,7 +34,8 @@ const VALIDATION_EN_US = {
   isBoolean: '{property} must be a boolean value',
   isArray: '{property} must be an array',
   isObject: '{property} must be an object',
-  isDate: '{property} must be a Date instance',
+  isDate:
+    '{property} must be an ISO 8601 date or date-time string (e.g. 2026-12-31 or 2026-12-31T17:00:00Z)',
   isDateString: '{property} must be a valid ISO 8601 date string',
   isIso8601: '{property} must be a valid ISO 8601 date string',
   isEmail: '{property} must be an email',
@@ -119,7 +120,8 @@ const ZH_CN: LibraryCatalogue = {
     isBoolean: '{property} 必须是布尔值',
     isArray: '{property} 必须是数组',
     isObject: '{property} 必须是对象',
-    isDate: '{property} 必须是 Date 实例',
+    isDate:
+      '{property} 必须是 ISO 8601 日期或日期时间字符串（例如 2026-12-31 或 2026-12-31T17:00:00Z）',
     isDateString: '{property} 必须是有效的 ISO 8601 日期字符串',
     isIso8601: '{property} 必须是有效的 ISO 8601 日期字符串',
     isEmail: '{property} 必须是电子邮件地址',

@@ -54,10 +54,33 @@ export interface OperationOptions {
   policy?: OperationPolicy;
   /** Marks a custom verb as read-only (`orders.search`). */
   readOnly?: boolean;
+  /**
+   * Whether a call may destroy or irreversibly change existing state
+   * (MCP's `destructiveHint`), overriding what the verb implies (`delete`
+   * and custom verbs: true; `create`, `update`: false). `true` with a
+   * read-only operation stops startup. It changes no transaction.
+   */
+  destructive?: boolean;
+  /**
+   * Whether calling twice with the same input has the effect of calling
+   * once (MCP's `idempotentHint`), overriding what the verb implies
+   * (`update`, `delete` and read-only: true; others: false).
+   */
+  idempotent?: boolean;
+  /**
+   * Whether the operation reaches an open world outside the app (the web,
+   * other companies' systems) rather than the app's own data (MCP's
+   * `openWorldHint`). Published only when stated.
+   */
+  openWorld?: boolean;
   /** Default: `stable`. */
   stability?: OperationStability;
-  /** Request DTO class; inferred from the first parameter's type when omitted. */
-  input?: Type<unknown>;
+  /**
+   * Request DTO class; inferred from the first parameter's type when
+   * omitted, which must then be a class. `null`: the operation takes no
+   * input (as a method without parameters does).
+   */
+  input?: Type<unknown> | null;
   /** Response DTO class; its schema is published as the output schema. */
   output?: Type<unknown>;
   /**

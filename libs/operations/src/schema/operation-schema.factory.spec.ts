@@ -19,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { JsonSchema } from './json-schema.interface.js';
+import { JSONSchema } from './json-schema.decorator.js';
 import { OperationSchemaFactory } from './operation-schema.factory.js';
 
 enum Color {
@@ -572,5 +573,96 @@ describe('OperationSchemaFactory with many DTO classes', () => {
     }
     // All the app's rules at once: about 300 x 601 comparisons.
     expect(comparisons).toBeLessThan(10 * classes.length);
+  });
+});
+
+class DefaultLine {
+  @IsString()
+  sku: string = 'none';
+}
+
+class TicketDefaults {
+  @IsString()
+  title: string;
+
+  @IsOptional()
+  @IsString()
+  priority: string = 'normal';
+
+  @IsOptional()
+  @IsInt()
+  limit = 20;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  tags: string[] = [];
+
+  @IsOptional()
+  @IsDateString()
+  createdAt: string = new Date(0).toISOString();
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DefaultLine)
+  line?: DefaultLine = new DefaultLine();
+
+  @IsOptional()
+  @JSONSchema({ default: 'low' })
+  @IsString()
+  level: string = 'high';
+}
+
+class NeedsArguments {
+  @IsOptional()
+  @IsString()
+  mode: string = 'fast';
+
+  constructor(required: string) {
+    if (required === undefined) {
+      throw new Error('an argument is required');
+    }
+  }
+}
+
+class ThrowsOnConstruction {
+  @IsOptional()
+  @IsString()
+  mode: string = 'fast';
+
+  constructor() {
+    throw new Error('not here');
+  }
+}
+
+describe('defaults from property initialisers', () => {
+  it('publishes JSON initialisers as defaults, keeps an explicit @JSONSchema default, skips class instances', () => {
+    const schema = new OperationSchemaFactory().create(TicketDefaults)!;
+    const properties = schema.properties as Record<string, JsonSchema>;
+
+    expect(properties.title).not.toHaveProperty('default');
+    expect(properties.priority.default).toBe('normal');
+    expect(properties.limit.default).toBe(20);
+    expect(properties.tags.default).toEqual([]);
+    expect(properties.createdAt.default).toBe('1970-01-01T00:00:00.000Z');
+    expect(properties.line).not.toHaveProperty('default');
+    expect(properties.level.default).toBe('low');
+    expect(
+      (schema.$defs as Record<string, JsonSchema>).DefaultLine,
+    ).toMatchObject({
+      properties: { sku: { default: 'none' } },
+    });
+    expect(newAjv().validateSchema(schema)).toBe(true);
+    expect(newAjv().compile(schema)({ title: 'x' })).toBe(true);
+  });
+
+  it('publishes none for a class whose constructor needs arguments or throws', () => {
+    const factory = new OperationSchemaFactory();
+    for (const type of [NeedsArguments, ThrowsOnConstruction]) {
+      const schema = factory.create(type as never)!;
+      expect(
+        (schema.properties as Record<string, JsonSchema>).mode,
+      ).not.toHaveProperty('default');
+    }
   });
 });

@@ -130,7 +130,10 @@ export class OperationSchemaFactory {
       refPointerPrefix: DEFS,
       additionalConverters: SCHEMA_CONVERTERS,
     }) as Record<string, JsonSchema>;
-    return Object.hasOwn(schemas, type.name) ? schemas[type.name] : undefined;
+    if (!Object.hasOwn(schemas, type.name)) {
+      return undefined;
+    }
+    return withDefaults(schemas[type.name], type);
   }
 
   private collectReferences(
@@ -197,4 +200,58 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * `schema` with each property's `default` taken from the class's property
+ * initialisers (`priority = 'normal'`), which class-transformer keeps for
+ * properties a call leaves out; an explicit `@JSONSchema({ default })`
+ * wins. Only JSON values; none for a class whose constructor needs
+ * arguments or throws.
+ */
+function withDefaults(schema: JsonSchema, type: Function): JsonSchema {
+  const properties = schema.properties;
+  if (!isObject(properties) || type.length > 0) {
+    return schema;
+  }
+  let instance: Record<string, unknown>;
+  try {
+    instance = new (type as new () => Record<string, unknown>)();
+  } catch {
+    return schema;
+  }
+  for (const [name, property] of Object.entries(properties)) {
+    const value = Object.hasOwn(instance, name) ? instance[name] : undefined;
+    if (isObject(property) && !('default' in property) && isJson(value, 0)) {
+      property.default = value;
+    }
+  }
+  return schema;
+}
+
+/** Strings, finite numbers, booleans, null, and arrays and plain objects of them. */
+function isJson(value: unknown, depth: number): boolean {
+  if (depth > 16) {
+    return false;
+  }
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      if (value === null) {
+        return true;
+      }
+      if (Array.isArray(value)) {
+        return value.every((item) => isJson(item, depth + 1));
+      }
+      return (
+        Object.getPrototypeOf(value) === Object.prototype &&
+        Object.values(value).every((item) => isJson(item, depth + 1))
+      );
+    default:
+      return false;
+  }
 }
