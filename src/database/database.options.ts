@@ -1,17 +1,11 @@
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { appRoot } from '../app-root';
 import { MIGRATIONS } from './migrations';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-/** The app's folder (its package.json), from `src/` and `dist/src/` alike. */
-function appRoot(dir = __dirname): string {
-  return existsSync(join(dir, 'package.json')) || dirname(dir) === dir
-    ? dir
-    : appRoot(dirname(dir));
-}
 
 /**
  * PostgreSQL when `DATABASE_URL` is set (in the schema `DATABASE_SCHEMA`,

@@ -49,6 +49,18 @@ export interface McpCliOptions<A extends INestApplication = INestApplication> {
    * and are served in order.
    */
   readonly server?: McpCliServerOptions;
+  /**
+   * The app's folder, made the working directory before the app loads, so
+   * that its relative paths (a SQLite file, `ConfigModule`'s `.env`)
+   * resolve the same whatever folder an MCP client starts the process from
+   * (Claude Desktop starts it from `/`): `join(__dirname, '..')`, or in an
+   * ES module `fileURLToPath(new URL('..', import.meta.url))`. Pass the app
+   * as a loader (`() => import('./app.module.js').then((m) => m.AppModule)`)
+   * when its modules read files as they are imported (`ConfigModule.forRoot()`
+   * reads `.env` then). Not a directory: a usage line on stderr, exit 64.
+   * Default: the working directory the process was started in.
+   */
+  readonly cwd?: string;
   /** The command line, without `node` and the script. Default: `process.argv.slice(2)`. */
   readonly argv?: readonly string[];
   /** Exit the process with the command's exit code once it is done. Default: true. */

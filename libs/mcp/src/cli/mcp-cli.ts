@@ -1,4 +1,6 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { statSync } from 'node:fs';
+import { CLI_EXIT } from './cli-exit.js';
 import { CliProgram } from './cli-program.js';
 import type {
   McpAppLoader,
@@ -60,9 +62,12 @@ export async function runCli<A extends INestApplication = INestApplication>(
   app: Type<unknown> | DynamicModule | McpAppLoader,
   options: McpCliOptions<A> = {},
 ): Promise<number> {
-  const code = await new CliProgram(app, options).run(
-    options.argv ?? process.argv.slice(2),
-  );
+  const code =
+    options.cwd !== undefined && !enterAppFolder(options.cwd, options.name)
+      ? CLI_EXIT.usage
+      : await new CliProgram(app, options).run(
+          options.argv ?? process.argv.slice(2),
+        );
   if (options.exit !== false) {
     await Promise.all([flush(process.stdout), flush(process.stderr)]);
     process.exit(code);
@@ -72,4 +77,27 @@ export async function runCli<A extends INestApplication = INestApplication>(
 
 function flush(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/**
+ * Makes `cwd` the working directory, so that the app's relative paths (a
+ * SQLite file, `.env`) resolve against its own folder whatever folder the
+ * client started the process from; false, with a usage line on stderr,
+ * when it is not a directory.
+ */
+function enterAppFolder(cwd: string, name = 'cli'): boolean {
+  let isDirectory = false;
+  try {
+    isDirectory = typeof cwd === 'string' && statSync(cwd).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    process.stderr.write(
+      `${name}: runCli's cwd ${JSON.stringify(cwd)} is not a directory (give the app's folder, e.g. join(__dirname, '..'))\n`,
+    );
+    return false;
+  }
+  process.chdir(cwd);
+  return true;
 }
