@@ -86,13 +86,7 @@ function flush(stream: NodeJS.WriteStream): Promise<void> {
  * when it is not a directory.
  */
 function enterAppFolder(cwd: string, name = 'cli'): boolean {
-  let isDirectory = false;
-  try {
-    isDirectory = typeof cwd === 'string' && statSync(cwd).isDirectory();
-  } catch {
-    isDirectory = false;
-  }
-  if (!isDirectory) {
+  if (!isDirectory(cwd)) {
     process.stderr.write(
       `${name}: runCli's cwd ${JSON.stringify(cwd)} is not a directory (give the app's folder, e.g. join(__dirname, '..'))\n`,
     );
@@ -100,4 +94,12 @@ function enterAppFolder(cwd: string, name = 'cli'): boolean {
   }
   process.chdir(cwd);
   return true;
+}
+
+function isDirectory(path: unknown): boolean {
+  try {
+    return typeof path === 'string' && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
