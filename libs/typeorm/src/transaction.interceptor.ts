@@ -90,8 +90,10 @@ export class TransactionInterceptor implements NestInterceptor {
       let sent = false;
       // The result goes on to the app's outer interceptors with the
       // transaction still open; it commits once the call's result is final.
-      const work = () =>
-        this.txHost.withTransaction(optionsOf(setting), async () => {
+      const work = () => {
+        // Given up before its turn (its deadline passed in the app's guards): never begun.
+        invocation.signal.throwIfAborted();
+        return this.txHost.withTransaction(optionsOf(setting), async () => {
           const value = await untilAborted(handle, invocation.signal);
           const accepted = invocation.holdCommit(ended.promise);
           sent = true;
@@ -106,6 +108,7 @@ export class TransactionInterceptor implements NestInterceptor {
             throw invocation.signal.reason;
           }
         });
+      };
       this.inCall(invocation, work).then(ended.resolve, (error: unknown) => {
         if (!sent) {
           subscriber.error(error);
