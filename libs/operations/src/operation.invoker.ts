@@ -208,11 +208,14 @@ export class OperationInvoker implements OnApplicationBootstrap {
         request,
       );
       // The result is final: the call's units of work commit it now.
-      await call.commits.settle(true);
+      const committed = call.commits.settle(true);
+      if (committed) {
+        await committed;
+      }
       return { ok: true, value: sent, json };
     } catch (error) {
       // Rolled back before the answer; a rollback's own failure does not replace the call's.
-      await call.commits.settle(false).catch(() => undefined);
+      await call.commits.settle(false)?.catch(() => undefined);
       const failure = toOperationFailure(error, response);
       if (failure) {
         return fail(failure);

@@ -33,22 +33,27 @@ export class CallCommits {
 
   /**
    * Tells every held unit of work the outcome and waits until each has
-   * ended; rejects with the error of the first that failed.
+   * ended; rejects with the error of the first that failed. Undefined,
+   * without a promise, when none holds a commit (most calls).
    */
-  async settle(accepted: boolean): Promise<void> {
+  settle(accepted: boolean): Promise<void> | undefined {
     this.outcome ??= accepted;
     const held = this.held;
     if (held === undefined) {
-      return;
+      return undefined;
     }
     this.held = undefined;
     for (const commit of held) {
       commit.decide(this.outcome);
     }
-    const ends = await Promise.allSettled(held.map((commit) => commit.ended));
-    const failed = ends.find((end) => end.status === 'rejected');
-    if (failed) {
-      throw failed.reason;
-    }
+    return ended(held);
+  }
+}
+
+async function ended(held: readonly HeldCommit[]): Promise<void> {
+  const ends = await Promise.allSettled(held.map((commit) => commit.ended));
+  const failed = ends.find((end) => end.status === 'rejected');
+  if (failed) {
+    throw failed.reason;
   }
 }
