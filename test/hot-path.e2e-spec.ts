@@ -1,4 +1,4 @@
-import { McpDispatcher } from '@nestops/mcp';
+import { McpProtocol } from '@nestops/mcp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { I18nAppModule } from './fixtures/i18n-fixtures';
 import { ACCEPT_BOTH, postMcpText } from './support/mcp-http';
@@ -35,7 +35,7 @@ async function post(
 
 describe('tools/list', () => {
   it('is one prepared result per era and language: only the id differs between answers', async () => {
-    const dispatcher = running().app.get(McpDispatcher);
+    const dispatcher = running().app.get(McpProtocol);
     const list = (id: number, language: string, modern = false) =>
       dispatcher.dispatch(
         {

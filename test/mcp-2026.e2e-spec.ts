@@ -1,4 +1,4 @@
-import { McpDispatcher } from '@nestops/mcp';
+import { McpProtocol } from '@nestops/mcp';
 import { ResultOperations } from './fixtures/pipeline-fixtures';
 import { appWith } from './fixtures/startup-fixtures';
 import type { HeaderMap, ToolResult } from './support/json-rpc-shapes';
@@ -603,11 +603,11 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
 
 describe('MCP 2026-07-28 without a carrier: the dispatcher alone, as stdio calls it', () => {
   let running: RunningApp;
-  let dispatch: (message: unknown) => ReturnType<McpDispatcher['dispatch']>;
+  let dispatch: (message: unknown) => ReturnType<McpProtocol['dispatch']>;
 
   beforeAll(async () => {
     running = await startSampleApp();
-    const dispatcher = running.app.get(McpDispatcher);
+    const dispatcher = running.app.get(McpProtocol);
     // As a transport writes the answer, read back.
     dispatch = async (message) => {
       const answer = await dispatcher.dispatch(message, {

@@ -4,7 +4,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import express, { type RequestHandler } from 'express';
 import {
   LATEST_PROTOCOL_VERSION,
-  McpDispatcher,
+  McpProtocol,
   McpModule,
   McpToolCatalogue,
 } from '@nestops/mcp';
@@ -279,7 +279,7 @@ async function dispatch(
   message: unknown,
 ): Promise<RpcBody> {
   const answer = await moduleRef
-    .get(McpDispatcher, { strict: false })
+    .get(McpProtocol, { strict: false })
     .dispatch(message, { headers: {} });
   return JSON.parse(JSON.stringify(answer)) as RpcBody;
 }

@@ -228,7 +228,7 @@ describe('the test kit explains what is missing', () => {
     }).compile();
 
     expect(() => McpTestClient.create(moduleRef)).toThrow(
-      'McpDispatcher is not in this application: import McpModule.forRoot() into it.',
+      'McpModule is not in this application: import McpModule.forRoot() into it.',
     );
     await expect(
       OperationTestClient.create(moduleRef).invoke('a.get'),

@@ -28,7 +28,7 @@ export type {
   McpToolResult,
 } from './tools/mcp-tool.interface.js';
 export { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
-export { McpDispatcher } from './mcp.dispatcher.js';
+export { McpProtocol } from './protocol/mcp-protocol.js';
 export type { CallerLogging, McpCallerContext } from './mcp-caller.context.js';
 export type {
   JsonRpcErrorObject,

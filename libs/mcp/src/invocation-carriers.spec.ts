@@ -17,11 +17,11 @@ import { PassThrough } from 'node:stream';
 import { CLI_EXIT } from './cli/cli-exit.js';
 import { runCli } from './cli/mcp-cli.js';
 import type { McpCallerContext } from './mcp-caller.context.js';
-import { McpDispatcher } from './mcp.dispatcher.js';
+import { McpProtocol } from './protocol/mcp-protocol.js';
 import { McpModule } from './mcp.module.js';
 import { McpTestClient } from './testing/mcp-test-client.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
-import { McpStdioSession } from './transports/mcp-stdio.session.js';
+import { McpStdioSession } from './transports/stdio/mcp-stdio.session.js';
 
 /**
  * Every carrier of the MCP package calls operations through the one
@@ -98,7 +98,7 @@ const CHINESE_DENIAL = 'SECURITY_DENIED_001: 拒绝访问。';
 
 /** `tools/call` of `name` over a stdio session with `caller`: the result. */
 async function overStdio(
-  dispatcher: McpDispatcher,
+  dispatcher: McpProtocol,
   caller: McpCallerContext,
   name: string,
 ): Promise<{ isError?: boolean; content: { text: string }[] }> {
@@ -135,7 +135,7 @@ async function cli(...argv: string[]): Promise<{ code: number; err: string }> {
 
 describe('the carriers call through the one invocation API', () => {
   let moduleRef: TestingModule;
-  let dispatcher: McpDispatcher;
+  let dispatcher: McpProtocol;
 
   beforeAll(async () => {
     moduleRef = await Test.createTestingModule({
@@ -144,7 +144,7 @@ describe('the carriers call through the one invocation API', () => {
     moduleRef.useLogger(false);
     await moduleRef.init();
     moduleRef.get(McpToolCatalogue).prepare();
-    dispatcher = moduleRef.get(McpDispatcher);
+    dispatcher = moduleRef.get(McpProtocol);
   });
   afterAll(() => moduleRef?.close());
   beforeEach(() => {

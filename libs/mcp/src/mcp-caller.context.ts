@@ -1,4 +1,4 @@
-import type { CancelSignal, CarrierRequest } from '@nestops/operations';
+import type { CarrierRequest } from '@nestops/operations';
 
 /**
  * What a transport knows about the caller of one message.
@@ -28,18 +28,6 @@ export interface McpCallerContext {
   readonly principal?: unknown;
   /** Per-call limit in milliseconds for this caller, instead of the `timeout` option. */
   readonly timeout?: number;
-  /**
-   * Aborted when the caller cancels the call (a 2026-07-28 HTTP client
-   * closing its response stream): the call is given up and rolled back.
-   */
-  readonly signal?: CancelSignal;
-  /**
-   * Where a 2025 client's `logging/setLevel` is kept for its later calls:
-   * the stdio session's, or over HTTP, on this instance, that of the caller
-   * (its `Authorization` header, or its address when it sends none). None:
-   * `logging/setLevel` is answered but not kept.
-   */
-  readonly logging?: CallerLogging;
 }
 
 /**

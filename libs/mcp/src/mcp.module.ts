@@ -24,6 +24,7 @@ import {
   withAppSource,
 } from './mcp-server-identity.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
+import { McpProtocol } from './protocol/mcp-protocol.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { LegacyEraHandler } from './protocol/legacy-era.handler.js';
@@ -79,13 +80,14 @@ import { McpAuthGuardRef } from './transports/outer-authenticator.js';
     ModernEraHandler,
     McpTelemetry,
     McpDispatcher,
+    McpProtocol,
     ProtectedResource,
     McpAuthGuardRef,
     McpHttpTransport,
     McpGuardCheck,
     McpJwtGuard,
   ],
-  exports: [McpDispatcher, McpToolCatalogue, McpJwtGuard],
+  exports: [McpProtocol, McpToolCatalogue, McpJwtGuard],
 })
 export class McpModule extends ConfigurableModuleClass {
   /**

@@ -56,7 +56,12 @@ describe('readEnvelope', () => {
     { jsonrpc: '2.0', id: 'srv-1', result: null },
     { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'nope' } },
   ])('classifies the client response %j', (message) => {
-    expect(readEnvelope(message)).toEqual({ kind: 'response' });
+    expect(readEnvelope(message)).toEqual({
+      kind: 'response',
+      id: message.id,
+      result: message.result,
+      error: message.error,
+    });
   });
 
   it.each<[string, unknown]>([

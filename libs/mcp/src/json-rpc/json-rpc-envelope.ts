@@ -8,7 +8,13 @@ export type IncomingMessage =
       readonly request: JsonRpcRequest & { id: JsonRpcId };
     }
   | { readonly kind: 'notification'; readonly request: JsonRpcRequest }
-  | { readonly kind: 'response' };
+  | {
+      readonly kind: 'response';
+      readonly id: JsonRpcId;
+      /** The result, or undefined when the answer is an error. */
+      readonly result?: unknown;
+      readonly error?: unknown;
+    };
 
 /** Whether a parsed JSON value is an object (not null, not an array). */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -53,7 +59,12 @@ export function readEnvelope(message: unknown): IncomingMessage {
       hasId &&
       (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'))
     ) {
-      return { kind: 'response' };
+      return {
+        kind: 'response',
+        id: id as JsonRpcId,
+        result: message.result,
+        error: message.error,
+      };
     }
     throw McpProtocolError.invalidRequest('"method" is missing');
   }

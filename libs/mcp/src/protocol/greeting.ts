@@ -65,7 +65,7 @@ export function cacheHints(
 export function initializeResult(
   settings: McpGreetingSettings,
   requested: unknown,
-): object {
+): { readonly protocolVersion: string; readonly [member: string]: unknown } {
   const { serverName, serverVersion, instructions } = settings;
   return {
     protocolVersion:

@@ -9,10 +9,12 @@ import {
   type I18nTranslation,
 } from 'nestjs-i18n';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { CallerLogging, McpCallerContext } from '../mcp-caller.context.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpModule } from '../mcp.module.js';
 import { resultValue } from './answer-text.js';
+import { inProcessCall } from './call.spec-support.js';
+import { McpSession } from './mcp-session.js';
 import { LegacyEraHandler } from './legacy-era.handler.js';
 import { classifyMessage, type McpRequest } from './mcp-message.js';
 
@@ -132,7 +134,17 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
     method: string,
     params?: object,
     caller: McpCallerContext = ENGLISH,
-  ) => resultValue(await handler.answer(legacyRequest(method, params), caller));
+    logging?: CallerLogging,
+  ) =>
+    resultValue(
+      await handler.answer(
+        inProcessCall(
+          legacyRequest(method, params),
+          caller,
+          new McpSession(logging),
+        ),
+      ),
+    );
 
   describe('initialize', () => {
     it.each(SUPPORTED_PROTOCOL_VERSIONS)(
@@ -172,8 +184,10 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
         expect(
           resultValue(
             await bare.answer(
-              legacyRequest('initialize', { protocolVersion: '2025-11-25' }),
-              ENGLISH,
+              inProcessCall(
+                legacyRequest('initialize', { protocolVersion: '2025-11-25' }),
+                ENGLISH,
+              ),
             ),
           ),
         ).toEqual({
@@ -336,10 +350,8 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
         await answer(
           'logging/setLevel',
           { level: 'warning' },
-          {
-            headers: {},
-            logging,
-          },
+          ENGLISH,
+          logging,
         ),
       ).toEqual({});
       expect(logging.level).toBe('warning');
@@ -358,10 +370,7 @@ describe('LegacyEraHandler (the 2025 methods)', () => {
       'refuses %s with -32602, keeping the level set before',
       async (_case, params) => {
         const logging = { level: 'error' as string | undefined };
-        const refused = answer('logging/setLevel', params, {
-          headers: {},
-          logging,
-        });
+        const refused = answer('logging/setLevel', params, ENGLISH, logging);
         await expect(refused).rejects.toMatchObject({
           rpcCode: -32602,
           code: 'PROTOCOLS_VALIDATION_001',

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import type { McpRequest } from './mcp-message.js';
 import { setLogLevel } from './call-notifications.js';
 import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
@@ -23,30 +21,25 @@ export class LegacyEraHandler {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  answer(
-    request: McpRequest,
-    caller: McpCallerContext,
-    responseStream?: ResponseStream,
-    telemetry?: RequestTelemetry,
-  ): unknown {
+  answer(call: McpCall, telemetry?: RequestTelemetry): unknown {
+    const { request } = call;
     switch (request.method) {
-      case 'initialize':
-        return initializeResult(this.settings, request.params.protocolVersion);
+      case 'initialize': {
+        const result = initializeResult(
+          this.settings,
+          request.params.protocolVersion,
+        );
+        call.session.protocolVersion = result.protocolVersion;
+        return result;
+      }
       case 'ping':
         return {};
       case 'tools/list':
-        return this.tools.list('legacy', caller);
+        return this.tools.list(call);
       case 'tools/call':
-        return this.tools.call(
-          'legacy',
-          request.params,
-          caller,
-          responseStream,
-          caller.logging?.level,
-          telemetry,
-        );
+        return this.tools.call(call, telemetry);
       case 'logging/setLevel':
-        return setLogLevel(request.params, caller.logging);
+        return setLogLevel(request.params, call.session.logging);
       default:
         throw McpProtocolError.methodNotFound(request.method);
     }

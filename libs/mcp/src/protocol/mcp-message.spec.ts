@@ -46,11 +46,20 @@ describe('classifyMessage', () => {
   it('notifications and client responses are not answered', () => {
     expect(
       classifyMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    ).toEqual({ kind: 'notification', era: 'legacy', bodyVersion: undefined });
+    ).toEqual({
+      kind: 'notification',
+      era: 'legacy',
+      bodyVersion: undefined,
+      method: 'notifications/initialized',
+      params: {},
+    });
     expect(classifyMessage({ jsonrpc: '2.0', id: 9, result: {} })).toEqual({
       kind: 'response',
       era: 'legacy',
       bodyVersion: undefined,
+      id: 9,
+      result: {},
+      error: undefined,
     });
   });
 
@@ -101,7 +110,12 @@ describe('classifyMessage', () => {
         method: 'notifications/cancelled',
         params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 1 } },
       }),
-    ).toEqual({ kind: 'notification', era: 'modern', bodyVersion: undefined });
+    ).toMatchObject({
+      kind: 'notification',
+      era: 'modern',
+      bodyVersion: undefined,
+      method: 'notifications/cancelled',
+    });
   });
 
   it('a carrier version names the era only when it is a 2026 one', () => {
@@ -129,34 +143,48 @@ describe('classifyMessage', () => {
 });
 
 describe('cancelledRequestId', () => {
-  const cancelled = (params: unknown) => ({
-    jsonrpc: '2.0',
-    method: 'notifications/cancelled',
-    params,
-  });
+  const cancelled = (params: unknown) => {
+    const message = classifyMessage({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      ...(params === undefined ? {} : { params }),
+    });
+    if (message.kind !== 'notification') {
+      throw new Error(`not a notification: ${JSON.stringify(message)}`);
+    }
+    return message;
+  };
 
   it('is the string or number id a notifications/cancelled names', () => {
     expect(cancelledRequestId(cancelled({ requestId: 'a' }))).toBe('a');
     expect(cancelledRequestId(cancelled({ requestId: 0 }))).toBe(0);
   });
 
-  it('is undefined for any other message or id', () => {
+  it('is undefined for any other notification or id', () => {
+    const progress = classifyMessage({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { requestId: 1 },
+    });
     expect(
-      cancelledRequestId({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: { requestId: 1 },
-      }),
+      progress.kind === 'notification' && cancelledRequestId(progress),
     ).toBeUndefined();
-    expect(cancelledRequestId('notifications/cancelled')).toBeUndefined();
-    expect(cancelledRequestId(null)).toBeUndefined();
     expect(cancelledRequestId(cancelled(undefined))).toBeUndefined();
-    expect(cancelledRequestId(cancelled('a'))).toBeUndefined();
     expect(cancelledRequestId(cancelled({}))).toBeUndefined();
     expect(cancelledRequestId(cancelled({ requestId: true }))).toBeUndefined();
     expect(
       cancelledRequestId(cancelled({ requestId: { id: 1 } })),
     ).toBeUndefined();
     expect(cancelledRequestId(cancelled({ requestId: null }))).toBeUndefined();
+  });
+
+  it('classifies a params that is not an object as refused, cancelling nothing', () => {
+    expect(
+      classifyMessage({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: 'a',
+      }),
+    ).toMatchObject({ kind: 'refused' });
   });
 });

@@ -42,13 +42,26 @@ export interface McpRefusedMessage extends Classified {
   readonly error: McpProtocolError;
 }
 
-/** Notifications and the client's responses: nothing is answered. */
-export interface McpUnansweredMessage extends Classified {
-  readonly kind: 'notification' | 'response';
+/** A notification: nothing is answered. */
+export interface McpNotification extends Classified {
+  readonly kind: 'notification';
+  readonly method: string;
+  readonly params: Params;
+}
+
+/** The client's answer to a request the server sent it: nothing is answered. */
+export interface McpClientResponse extends Classified {
+  readonly kind: 'response';
+  readonly id: JsonRpcId;
+  /** The result; undefined when the client answered with an error. */
+  readonly result?: unknown;
+  /** The client's JSON-RPC error, when it answered with one. */
+  readonly error?: unknown;
 }
 
 /** What one parsed message is, read once for everyone who handles it. */
-export type McpMessage = McpRequest | McpRefusedMessage | McpUnansweredMessage;
+export type McpMessage =
+  McpRequest | McpRefusedMessage | McpNotification | McpClientResponse;
 
 /**
  * Reads one parsed message into what it is: its era, then its JSON-RPC
@@ -70,8 +83,18 @@ export function classifyMessage(
   const bodyVersion = versionIn(meta);
   try {
     const incoming = readEnvelope(message);
-    if (incoming.kind !== 'request') {
-      return { kind: incoming.kind, era, bodyVersion };
+    if (incoming.kind === 'response') {
+      return { ...incoming, era, bodyVersion };
+    }
+    if (incoming.kind === 'notification') {
+      const { method, params } = incoming.request;
+      return {
+        kind: 'notification',
+        era,
+        bodyVersion,
+        method,
+        params: params ?? {},
+      };
     }
     const { request } = incoming;
     const params: Params = request.params ?? {};
@@ -101,16 +124,16 @@ function eraOf(meta: unknown, carrierVersion: string | undefined) {
 }
 
 /**
- * The id of the request a `notifications/cancelled` message names
- * (`params.requestId`); undefined for any other message.
+ * The id of the request a `notifications/cancelled` names
+ * (`params.requestId`); undefined for any other notification.
  */
-export function cancelledRequestId(message: unknown): JsonRpcId | undefined {
-  if (!isRecord(message) || message.method !== 'notifications/cancelled') {
+export function cancelledRequestId(
+  notification: McpNotification,
+): JsonRpcId | undefined {
+  if (notification.method !== 'notifications/cancelled') {
     return undefined;
   }
-  const requestId = isRecord(message.params)
-    ? message.params.requestId
-    : undefined;
+  const { requestId } = notification.params;
   return typeof requestId === 'string' || typeof requestId === 'number'
     ? requestId
     : undefined;

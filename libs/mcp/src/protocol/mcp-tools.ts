@@ -1,17 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  OperationInvoker,
-  OperationMessages,
-  type ResponseStream,
-} from '@nestops/operations';
+import { OperationInvoker, OperationMessages } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { mcpCallReporter } from './call-notifications.js';
 import type { RawJson } from './answer-text.js';
 import { McpAnswerWriter } from './answer.writer.js';
-import type { ProtocolEra } from './protocol-era.js';
 import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
@@ -35,7 +30,9 @@ export class McpTools {
    * hints (`"public"` when it is the same in every language and for
    * every caller).
    */
-  list(era: ProtocolEra, caller: McpCallerContext): RawJson {
+  list(call: McpCall): RawJson {
+    const { era } = call.request;
+    const { caller } = call.transport;
     const locale = this.messages.callerLocale(caller.headers, caller.locale);
     const reach = this.settings.toolListPerCaller
       ? this.catalogue.reachOf(caller.principal)
@@ -61,13 +58,11 @@ export class McpTools {
    * through the one invocation API, with the carrier's response stream.
    */
   async call(
-    era: ProtocolEra,
-    params: Readonly<Record<string, unknown>>,
-    caller: McpCallerContext,
-    responseStream: ResponseStream | undefined,
-    logLevel?: string,
+    call: McpCall,
     telemetry?: RequestTelemetry,
   ): Promise<RawJson | object> {
+    const { params, era } = call.request;
+    const { caller } = call.transport;
     const name = params.name;
     if (typeof name !== 'string') {
       throw McpProtocolError.missingToolName();
@@ -88,9 +83,9 @@ export class McpTools {
       locale: caller.locale,
       input,
       timeout: caller.timeout,
-      signal: caller.signal,
-      responseStream,
-      reporter: mcpCallReporter(params, logLevel, responseStream),
+      signal: call.signal,
+      responseStream: call.stream,
+      reporter: mcpCallReporter(params, call.logLevel, call.stream),
       observe: telemetry?.observe,
     });
     telemetry?.answered(result);

@@ -11,6 +11,7 @@ import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { McpModule } from '../mcp.module.js';
 import { resultValue } from './answer-text.js';
+import { inProcessCall } from './call.spec-support.js';
 import { classifyMessage, type McpRequest } from './mcp-message.js';
 import { ModernEraHandler } from './modern-era.handler.js';
 
@@ -152,7 +153,12 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
     method: string,
     params?: object,
     caller: McpCallerContext = ENGLISH,
-  ) => resultValue(await handler.answer(modernRequest(method, params), caller));
+  ) =>
+    resultValue(
+      await handler.answer(
+        inProcessCall(modernRequest(method, params), caller),
+      ),
+    );
 
   describe('server/discover', () => {
     it('answers every spoken version, the tools capability, the instructions, the server and public cache hints', async () => {

@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ResponseStream } from '@nestops/operations';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { discoverResult } from './greeting.js';
-import type { McpRequest } from './mcp-message.js';
 import { McpTools } from './mcp-tools.js';
 import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
@@ -23,28 +21,16 @@ export class ModernEraHandler {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  answer(
-    request: McpRequest,
-    caller: McpCallerContext,
-    responseStream?: ResponseStream,
-    telemetry?: RequestTelemetry,
-  ): unknown {
-    switch (request.method) {
+  answer(call: McpCall, telemetry?: RequestTelemetry): unknown {
+    switch (call.request.method) {
       case 'server/discover':
         return discoverResult(this.settings);
       case 'tools/list':
-        return this.tools.list('modern', caller);
+        return this.tools.list(call);
       case 'tools/call':
-        return this.tools.call(
-          'modern',
-          request.params,
-          caller,
-          responseStream,
-          request.meta?.logLevel,
-          telemetry,
-        );
+        return this.tools.call(call, telemetry);
       default:
-        throw McpProtocolError.methodNotFound(request.method);
+        throw McpProtocolError.methodNotFound(call.request.method);
     }
   }
 }

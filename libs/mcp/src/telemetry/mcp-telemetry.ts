@@ -8,9 +8,8 @@ import {
 import type * as OtelApi from '@opentelemetry/api';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCall } from '../protocol/mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import type { McpRequest } from '../protocol/mcp-message.js';
 import type {
   McpAuditEvent,
   McpAuditSink,
@@ -62,10 +61,8 @@ export class McpTelemetry {
    * @internal What one request is observed with, or undefined when nothing
    * observes it.
    */
-  begin(
-    request: McpRequest,
-    caller: McpCallerContext,
-  ): RequestTelemetry | undefined {
+  begin(call: McpCall): RequestTelemetry | undefined {
+    const { request } = call;
     const otel =
       this.otel === undefined ? (this.otel = findOtel() ?? null) : this.otel;
     const observed =
@@ -73,7 +70,7 @@ export class McpTelemetry {
         ? this.sink !== undefined && request.method === 'tools/call'
         : TRACED_METHODS.has(request.method);
     return observed
-      ? new RequestTelemetry(this, otel ?? undefined, request, caller)
+      ? new RequestTelemetry(this, otel ?? undefined, call)
       : undefined;
   }
 
@@ -124,9 +121,10 @@ export class RequestTelemetry {
   constructor(
     private readonly owner: McpTelemetry,
     private readonly otel: OtelInstruments | undefined,
-    private readonly request: McpRequest,
-    private readonly caller: McpCallerContext,
+    private readonly call: McpCall,
   ) {
+    const { request } = call;
+    const { caller, kind } = call.transport;
     const isCall = request.method === 'tools/call';
     this.operationId = isCall
       ? owner.operationOf(request.params.name)
@@ -146,8 +144,10 @@ export class RequestTelemetry {
             'gen_ai.operation.name': 'execute_tool',
           }),
       ...optional('mcp.protocol.version', this.protocolVersion()),
-      'network.transport': caller.request ? 'tcp' : 'pipe',
-      ...(caller.request ? { 'network.protocol.name': 'http' } : {}),
+      ...(kind === 'in-process'
+        ? {}
+        : { 'network.transport': kind === 'http' ? 'tcp' : 'pipe' }),
+      ...(kind === 'http' ? { 'network.protocol.name': 'http' } : {}),
     };
     const tracer = otel?.tracer;
     if (otel && tracer) {
@@ -200,7 +200,9 @@ export class RequestTelemetry {
     // `-32602` (which stays in `rpc.response.status_code`).
     const errorType = error ? error.data.code : this.failureCode;
     const version =
-      this.request.method === 'initialize' && response && 'result' in response
+      this.call.request.method === 'initialize' &&
+      response &&
+      'result' in response
         ? (response.result as { protocolVersion?: string }).protocolVersion
         : undefined;
     const outcome = {
@@ -228,7 +230,7 @@ export class RequestTelemetry {
     }
     const attributes = { ...this.attributes, ...outcome };
     this.otel?.duration?.record(seconds, attributes);
-    if (this.request.method !== 'tools/call') {
+    if (this.call.request.method !== 'tools/call') {
       return;
     }
     const result = errorType ?? 'ok';
@@ -246,8 +248,8 @@ export class RequestTelemetry {
     seconds: number,
     principalId: string | undefined,
   ): McpAuditEvent {
-    const { params } = this.request;
-    const { headers } = this.caller;
+    const { params } = this.call.request;
+    const { headers } = this.call.transport.caller;
     const header = headers['x-tenant-id'];
     const tenant = Array.isArray(header) ? header[0] : header;
     return {
@@ -264,7 +266,7 @@ export class RequestTelemetry {
       outcome,
       durationMs: Math.round(seconds * 1e6) / 1e3,
       correlationId: this.record?.correlationId ?? correlationIdOf(headers),
-      carrier: this.caller.request ? 'http' : 'stdio',
+      carrier: this.call.transport.kind === 'stdio' ? 'stdio' : 'http',
       protocolVersion: this.protocolVersion() ?? null,
       ...(this.owner.settings.telemetry.auditArguments
         ? { arguments: params.arguments }
@@ -272,18 +274,15 @@ export class RequestTelemetry {
     };
   }
 
-  /** The version a 2026 request's `_meta` names, else the HTTP header's. */
+  /** The version the call is served under (see `McpCall.protocolVersion`). */
   private protocolVersion(): string | undefined {
-    if (this.request.bodyVersion !== undefined) {
-      return this.request.bodyVersion;
-    }
-    const header = this.caller.headers['mcp-protocol-version'];
-    return typeof header === 'string' ? header : undefined;
+    return this.call.protocolVersion;
   }
 
   /** The id of the call's principal (its guards', else the endpoint's). */
   private principalId(): string | undefined {
-    const principal = this.record?.principal ?? this.caller.principal;
+    const principal =
+      this.record?.principal ?? this.call.transport.caller.principal;
     return principal === undefined
       ? undefined
       : this.owner.settings.telemetry.principalId(principal);

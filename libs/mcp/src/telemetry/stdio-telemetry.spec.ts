@@ -24,9 +24,9 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
-import { McpDispatcher } from '../mcp.dispatcher.js';
+import { McpProtocol } from '../protocol/mcp-protocol.js';
 import { McpModule } from '../mcp.module.js';
-import { McpStdioSession } from '../transports/mcp-stdio.session.js';
+import { McpStdioSession } from '../transports/stdio/mcp-stdio.session.js';
 
 /**
  * Spans, the duration histogram and audit lines of calls over stdio, in
@@ -128,7 +128,7 @@ async function session(lines: readonly object[]): Promise<unknown[]> {
   const input = new PassThrough();
   const written: string[] = [];
   let wake = (): void => undefined;
-  const running = new McpStdioSession(moduleRef.get(McpDispatcher), {
+  const running = new McpStdioSession(moduleRef.get(McpProtocol), {
     input,
     output: {
       write: (text: string) => {

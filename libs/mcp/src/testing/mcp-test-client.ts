@@ -3,14 +3,14 @@ import { carrierHeaders, type TestHeaders } from '@nestops/operations/testing';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
-import { McpDispatcher } from '../mcp.dispatcher.js';
+import { McpProtocol } from '../protocol/mcp-protocol.js';
 import { listPrincipalOf } from '../transports/outer-authenticator.js';
 import { resultValue } from '../protocol/answer-text.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
 
 /**
  * Talks MCP to an initialised Nest application in-process: each message goes
- * through the same dispatcher, tool catalogue and pipeline as one posted to
+ * through the same protocol layer, tool catalogue and pipeline as one posted to
  * the HTTP endpoint, with the headers you choose, but without HTTP (so the
  * endpoint's own checks, such as the `401` for invalid credentials, are not
  * applied: the call's guards judge the credentials instead). Under
@@ -33,7 +33,7 @@ export class McpTestClient {
 
   private constructor(
     private readonly app: INestApplicationContext,
-    private readonly dispatcher: McpDispatcher,
+    private readonly protocol: McpProtocol,
     private readonly headers: McpCallerContext['headers'],
   ) {}
 
@@ -45,22 +45,22 @@ export class McpTestClient {
     app: INestApplicationContext,
     options: { readonly headers?: TestHeaders } = {},
   ): McpTestClient {
-    let dispatcher: McpDispatcher;
+    let protocol: McpProtocol;
     try {
-      dispatcher = app.get(McpDispatcher, { strict: false });
+      protocol = app.get(McpProtocol, { strict: false });
     } catch {
       throw new Error(
-        'McpDispatcher is not in this application: import McpModule.forRoot() into it.',
+        'McpModule is not in this application: import McpModule.forRoot() into it.',
       );
     }
-    return new McpTestClient(app, dispatcher, carrierHeaders(options.headers));
+    return new McpTestClient(app, protocol, carrierHeaders(options.headers));
   }
 
   /** A client whose messages also send `headers` (they win over this client's). */
   withHeaders(headers: TestHeaders): McpTestClient {
     return new McpTestClient(
       this.app,
-      this.dispatcher,
+      this.protocol,
       carrierHeaders(this.headers, headers),
     );
   }
@@ -115,14 +115,15 @@ export class McpTestClient {
    * JSON-RPC answer, or undefined when none is due (notifications).
    */
   async send(message: unknown): Promise<JsonRpcResponse | undefined> {
-    const response = await this.dispatcher.dispatch(message, {
+    const caller = {
       headers: this.headers,
       principal: await (this.principal ??= listPrincipalOf(
         this.app,
         this.headers,
         McpTestClient,
       )),
-    });
+    };
+    const response = await this.protocol.dispatch(message, caller);
     return response && 'result' in response
       ? { ...response, result: resultValue(response.result) }
       : response;

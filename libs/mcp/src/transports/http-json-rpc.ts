@@ -23,42 +23,39 @@ import {
   MAX_BATCH_SIZE,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../mcp.constants.js';
-import type { McpDispatcher } from '../mcp.dispatcher.js';
 import { answerParts, answerText } from '../protocol/answer-text.js';
-import {
-  cancelledRequestId,
-  classifyMessage,
-  type McpMessage,
-} from '../protocol/mcp-message.js';
+import { classifyMessage, type McpMessage } from '../protocol/mcp-message.js';
+import type { McpProtocol } from '../protocol/mcp-protocol.js';
+import type { McpSession } from '../protocol/mcp-session.js';
+import type { McpTransport } from '../protocol/mcp-transport.js';
 import type { ProtocolEra } from '../protocol/protocol-era.js';
+import { CLOSED_STREAM } from '../protocol/closed-stream.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
-import { CarrierCancel } from './carrier-cancel.js';
-import { CallerLogLevels } from './caller-log-levels.js';
-import { callerOf, InFlightCalls } from './in-flight-calls.js';
 import { HttpResponseStream } from './http-response-stream.js';
+import type { PermissionGate } from './permission-gate.js';
 import {
   requestHeadersRefusal,
   versionHeaderRefusal,
 } from './request-headers.js';
 
 /**
- * The JSON-RPC content of one POST, answered over HTTP. The message is
- * classified once, with the POST's `MCP-Protocol-Version`; the carrier's
- * rules are checked before it is dispatched (a 2025 request's header
- * version must be one spoken here; a 2026 request's `MCP-Protocol-Version`,
- * `Mcp-Method` and `Mcp-Name` must match its body); then the dispatcher
- * serves it and the answer is written with its status, as JSON or, when the
- * call sent messages ahead of it, as the last event of an SSE stream. Under
- * a protocol version that has them, a JSON-RPC batch's messages are served
- * one after another, each on its own.
+ * The JSON-RPC content of one POST, moved between HTTP and the protocol
+ * layer. The message is classified once, with the POST's
+ * `MCP-Protocol-Version`; in OAuth mode the permission gate reads it; the
+ * carrier's rules are checked (a 2025 request's header version must be one
+ * spoken here; a 2026 request's `MCP-Protocol-Version`, `Mcp-Method` and
+ * `Mcp-Name` must match its body); then the protocol layer serves it and
+ * the answer is written with its status, as JSON or, when the call sent
+ * messages ahead of it, as the last event of an SSE stream. A 2026 request
+ * is cancelled when its client closes the POST; a 2025 one by its caller's
+ * `notifications/cancelled`. Under a protocol version that has them, a
+ * JSON-RPC batch's messages are served one after another, each on its own.
  */
 export class HttpJsonRpc {
-  /** The 2025 calls under way here, for `notifications/cancelled`. */
-  private readonly inFlight = new InFlightCalls();
-  /** The log levels 2025 callers set, for their later calls here. */
-  private readonly logLevels = new CallerLogLevels();
-
-  constructor(private readonly dispatcher: McpDispatcher) {}
+  constructor(
+    private readonly protocol: McpProtocol,
+    private readonly gate?: PermissionGate,
+  ) {}
 
   /**
    * Answers `message`, the body of `req`, whose headers every call of it
@@ -81,25 +78,34 @@ export class HttpJsonRpc {
     const version = header === undefined ? undefined : String(header);
     if (
       Array.isArray(message) &&
-      // Stryker disable next-line ConditionalExpression: BATCH_PROTOCOL_VERSIONS holds no undefined (the check is for the type)
       version !== undefined &&
       BATCH_PROTOCOL_VERSIONS.includes(version)
     ) {
-      return this.batch(caller, message, req, res);
+      return this.batch(caller, message, req, res, version);
     }
     const classified = classifyMessage(message, version);
+    if (this.gate?.refuses([classified], caller.principal, res)) {
+      return;
+    }
     const refusal = carrierRefusal(headers, classified, message, version);
     if (refusal) {
       return sendJson(res, 400, refusal);
     }
     const stream = new HttpResponseStream(res, headers);
-    const response = await this.serve(
-      classified,
-      message,
+    const transport: McpTransport = {
+      kind: 'http',
       caller,
-      req,
-      res,
+      protocolVersion: version,
+      peer:
+        classified.era === 'legacy'
+          ? callerOf(headers, req.socket.remoteAddress)
+          : undefined,
       stream,
+    };
+    const response = await this.protocol.receive(
+      classified,
+      transport,
+      classified.era === 'modern' ? this.closing(res) : undefined,
     );
     if (stream.finish(response)) {
       return;
@@ -110,7 +116,6 @@ export class HttpJsonRpc {
     }
     const status = statusOf(response, classified.era);
     const parts = answerParts(response);
-    // Stryker disable next-line ConditionalExpression: the parts are the answer's text in pieces (sparing a copy, a matter for bench/): sent as text, the same bytes go
     if (parts) {
       return sendJsonParts(res, status, parts);
     }
@@ -118,53 +123,18 @@ export class HttpJsonRpc {
   }
 
   /**
-   * Serves one message: a 2026 request cancelled when its client closes
-   * the POST, a 2025 one when the same caller's `notifications/cancelled`
-   * names it.
+   * The session of a 2026 request: its call is cancelled when the client
+   * closes the POST's response before the answer went (2026-07-28 cancels by
+   * closing the stream; a 2025 client's disconnect is not a cancellation).
    */
-  private async serve(
-    classified: McpMessage,
-    message: unknown,
-    caller: McpCallerContext,
-    req: IncomingMessage,
-    res: ServerResponse,
-    stream: HttpResponseStream,
-  ): Promise<JsonRpcResponse | undefined> {
-    if (classified.era === 'modern') {
-      return this.dispatcher.serve(
-        classified,
-        { ...caller, signal: closeSignal(res) },
-        stream,
-      );
-    }
-    // A 2025 message: a `notifications/cancelled` cancels the call it names
-    // (if this caller has it under way here), each message carries its
-    // caller's log levels (`logging/setLevel` sets them, a call's log
-    // messages follow them), and each request can be cancelled while it is
-    // under way.
-    const who = callerOf(req.headers, req.socket.remoteAddress);
-    const cancelled = cancelledRequestId(message);
-    // Stryker disable next-line ConditionalExpression: no call is tracked under an undefined id, so cancelling one cancels nothing
-    if (cancelled !== undefined) {
-      this.inFlight.cancel(who, cancelled);
-    }
-    const logged = { ...caller, logging: this.logLevels.of(who) };
-    // Stryker disable next-line ConditionalExpression,BlockStatement: a message that is not a request (a notification, a response, a refused message) is answered at once or not at all, and reads no signal: tracking it under its id cancels nothing
-    if (classified.kind !== 'request') {
-      return this.dispatcher.serve(classified, logged, stream);
-    }
-    // Undefined when this caller already has a request with this id under
-    // way: the first keeps the cancellation.
-    const cancel = this.inFlight.track(who, classified.id);
-    try {
-      return await this.dispatcher.serve(
-        classified,
-        { ...logged, signal: cancel },
-        stream,
-      );
-    } finally {
-      this.inFlight.forget(who, classified.id, cancel);
-    }
+  private closing(res: ServerResponse): McpSession {
+    const session = this.protocol.openSession();
+    res.once('close', () => {
+      if (!res.writableFinished) {
+        session.cancelAll();
+      }
+    });
+    return session;
   }
 
   private async batch(
@@ -172,6 +142,7 @@ export class HttpJsonRpc {
     messages: readonly unknown[],
     req: IncomingMessage,
     res: ServerResponse,
+    version: string,
   ): Promise<void> {
     const classified = messages.map((each) => classifyMessage(each));
     const problem =
@@ -189,15 +160,19 @@ export class HttpJsonRpc {
         McpProtocolError.invalidRequest(problem).toResponse(null),
       );
     }
+    if (this.gate?.refuses(classified, caller.principal, res)) {
+      return;
+    }
+    const transport: McpTransport = {
+      kind: 'http',
+      caller,
+      protocolVersion: version,
+      peer: callerOf(req.headers, req.socket.remoteAddress),
+      stream: CLOSED_STREAM,
+    };
     const responses: JsonRpcResponse[] = [];
-    const logging = this.logLevels.of(
-      callerOf(req.headers, req.socket.remoteAddress),
-    );
     for (const each of classified) {
-      const response = await this.dispatcher.serve(each, {
-        ...caller,
-        logging,
-      });
+      const response = await this.protocol.receive(each, transport);
       if (response) {
         responses.push(response);
       }
@@ -208,6 +183,22 @@ export class HttpJsonRpc {
     }
     sendJsonText(res, 200, answerText(responses));
   }
+}
+
+/**
+ * Who a 2025 POST comes from, as far as its session goes (cancelling its
+ * calls, its log level, answering the server's requests): its
+ * `Authorization` header, else its address, so one caller can never reach
+ * another's calls.
+ */
+export function callerOf(
+  headers: IncomingHttpHeaders,
+  address: string | undefined,
+): string {
+  const { authorization } = headers;
+  return authorization === undefined
+    ? `address ${address ?? ''}`
+    : `authorization ${authorization}`;
 }
 
 /**
@@ -243,21 +234,6 @@ function carrierRefusal(
   return classified.kind === 'request'
     ? requestHeadersRefusal(headers, classified)?.toResponse(classified.id)
     : undefined;
-}
-
-/**
- * For a 2026 request: aborted when the client closes the POST's response
- * before the answer went, which cancels a call (2026-07-28 cancels by
- * closing the stream; a 2025 client's disconnect is not a cancellation).
- */
-function closeSignal(res: ServerResponse): CarrierCancel {
-  const closed = new CarrierCancel();
-  res.once('close', () => {
-    if (!res.writableFinished) {
-      closed.cancel();
-    }
-  });
-  return closed;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import type { Server, ServerResponse } from 'node:http';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import { McpDispatcher } from '../mcp.dispatcher.js';
+import { McpProtocol } from '../protocol/mcp-protocol.js';
 import {
   callAfterBootstrap,
   callOnShutdown,
@@ -98,22 +98,20 @@ export class McpHttpTransport
   /** Ends the HTTP server's connections within the grace period on shutdown. */
   private drain?: ConnectionDrain;
   private readonly rpc: HttpJsonRpc;
-  /** In OAuth mode, what answers a call ahead of running it. */
-  private readonly gate?: PermissionGate;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly authGuard: McpAuthGuardRef,
-    dispatcher: McpDispatcher,
+    protocol: McpProtocol,
     private readonly catalogue: McpToolCatalogue,
     private readonly modules: ModulesContainer,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly resource: ProtectedResource,
   ) {
-    this.rpc = new HttpJsonRpc(dispatcher);
-    if (settings.oauth) {
-      this.gate = new PermissionGate(catalogue, resource, settings.oauth);
-    }
+    this.rpc = new HttpJsonRpc(
+      protocol,
+      settings.oauth && new PermissionGate(catalogue, resource, settings.oauth),
+    );
     // The body is read before the app's own body parser, which the app
     // registers when it initialises, so `maxBodySize` holds whatever that
     // parser's limit is.
@@ -320,9 +318,6 @@ export class McpHttpTransport
         return sendJson(res, 400, error.toResponse(null));
       }
       throw error;
-    }
-    if (this.gate?.refuses(message, request.user, res)) {
-      return;
     }
     await this.rpc.answer(req, message, res, request);
   }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import type { McpOAuthSettings } from '../oauth/oauth-options.resolver.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
+import type { McpMessage } from '../protocol/mcp-message.js';
 import type { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { sendProblem } from './http-problem.js';
 
@@ -10,7 +10,8 @@ import { sendProblem } from './http-problem.js';
  * permission part of its operation alone (policies and guards still judge
  * the call): a call that needs a permission, without a token, gets the
  * `401` challenge; with a token that lacks it, under `stepUp`, the `403
- * insufficient_scope` challenge naming the scopes that grant it.
+ * insufficient_scope` challenge naming the scopes that grant it. It reads
+ * the classified messages of the POST (each of a batch).
  */
 export class PermissionGate {
   constructor(
@@ -19,8 +20,25 @@ export class PermissionGate {
     private readonly oauth: McpOAuthSettings,
   ) {}
 
-  /** True when it has answered the request. */
-  refuses(message: unknown, principal: unknown, res: ServerResponse): boolean {
+  /** True when it has answered the POST that carried `messages`. */
+  refuses(
+    messages: readonly McpMessage[],
+    principal: unknown,
+    res: ServerResponse,
+  ): boolean {
+    for (const message of messages) {
+      if (this.refusesOne(message, principal, res)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private refusesOne(
+    message: McpMessage,
+    principal: unknown,
+    res: ServerResponse,
+  ): boolean {
     const name = calledTool(message);
     const needed =
       name === undefined
@@ -55,13 +73,11 @@ export class PermissionGate {
   }
 }
 
-/** The tool a `tools/call` message names; undefined for any other message. */
-function calledTool(message: unknown): string | undefined {
-  if (!isRecord(message) || message.method !== 'tools/call') {
+/** The tool a `tools/call` request names; undefined for any other message. */
+function calledTool(message: McpMessage): string | undefined {
+  if (message.kind !== 'request' || message.method !== 'tools/call') {
     return undefined;
   }
-  const { params } = message;
-  return isRecord(params) && typeof params.name === 'string'
-    ? params.name
-    : undefined;
+  const { name } = message.params;
+  return typeof name === 'string' ? name : undefined;
 }

@@ -1,13 +1,13 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { MCP_SETTINGS, type McpSettings } from '../../mcp-options.resolver.js';
-import { McpDispatcher } from '../../mcp.dispatcher.js';
 import {
   discoverResult,
   initializeResult,
   type McpGreetingSettings,
 } from '../../protocol/greeting.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
-import type { McpStdioServer } from '../../transports/mcp-stdio.session.js';
+import { McpProtocol } from '../../protocol/mcp-protocol.js';
+import type { McpStdioServer } from '../../transports/stdio/mcp-stdio.session.js';
 import { listPrincipalOf } from '../../transports/outer-authenticator.js';
 import { StartFailure } from '../cli-app.runner.js';
 import { type ContextOptions, contextHeaders } from '../cli-options.js';
@@ -15,7 +15,7 @@ import { McpCommand } from './mcp.command.js';
 
 /**
  * What serves the `mcp` command's session in the started app: its
- * dispatcher, the context of every call, its longest line. `greeting`, what
+ * protocol layer, the context of every call, its longest line. `greeting`, what
  * the session answered before the app had loaded, must be what the app
  * answers: otherwise the command ends, naming both (on stderr).
  */
@@ -32,7 +32,7 @@ export async function stdioServer(
   app.get(McpToolCatalogue, { strict: false }).prepare();
   const headers = contextHeaders(options);
   return {
-    dispatcher: app.get(McpDispatcher, { strict: false }),
+    protocol: app.get(McpProtocol, { strict: false }),
     caller: {
       headers,
       // Under toolListPerCaller, the list is that of the principal the

@@ -4,7 +4,7 @@ import type { McpGreetingSettings } from '../../protocol/greeting.js';
 import {
   McpStdioSession,
   type McpStdioServer,
-} from '../../transports/mcp-stdio.session.js';
+} from '../../transports/stdio/mcp-stdio.session.js';
 import type { CliAppRunner } from '../cli-app.runner.js';
 import { CLI_EXIT } from '../cli-exit.js';
 import { type ContextOptions, withContextOptions } from '../cli-options.js';
@@ -52,7 +52,7 @@ export class McpCommand implements CliCommand {
     );
   }
 
-  /** The app's dispatcher and the context of the session's calls, once the app has started. */
+  /** The app's protocol layer and the context of the session's calls, once the app has started. */
   private async server(
     start: () => Promise<INestApplicationContext>,
     options: ContextOptions,

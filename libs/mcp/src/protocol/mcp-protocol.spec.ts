@@ -5,11 +5,11 @@ import {
   Operation,
   type ResponseStream,
 } from '@nestops/operations';
-import { McpDispatcher } from './mcp.dispatcher.js';
-import { McpModule } from './mcp.module.js';
-import { resultValue } from './protocol/answer-text.js';
-import { classifyMessage } from './protocol/mcp-message.js';
-import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
+import { McpProtocol } from './mcp-protocol.js';
+import { McpModule } from '../mcp.module.js';
+import { resultValue } from './answer-text.js';
+import { classifyMessage } from './mcp-message.js';
+import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 
 @Injectable()
 class Desk {
@@ -44,9 +44,9 @@ const request = (id: number, method: string, params?: object) => ({
 const modern = (id: number, method: string, params: object = {}) =>
   request(id, method, { ...params, _meta: META });
 
-describe('McpDispatcher (the router)', () => {
+describe('McpProtocol (the router)', () => {
   let moduleRef: TestingModule;
-  let dispatcher: McpDispatcher;
+  let dispatcher: McpProtocol;
   const caller = { headers: { 'x-correlation-id': 'router-1' } };
 
   beforeAll(async () => {
@@ -54,7 +54,7 @@ describe('McpDispatcher (the router)', () => {
       imports: [DeskModule],
     }).compile();
     await moduleRef.init();
-    dispatcher = moduleRef.get(McpDispatcher);
+    dispatcher = moduleRef.get(McpProtocol);
   });
   afterAll(() => moduleRef?.close());
   afterEach(() => vi.restoreAllMocks());
@@ -132,11 +132,11 @@ describe('McpDispatcher (the router)', () => {
       send: (message) => sent.push(message),
     };
     const call = request(5, 'tools/call', { name: 'desk_echo' });
-    const served = await dispatcher.serve(
-      classifyMessage(call),
+    const served = await dispatcher.receive(classifyMessage(call), {
+      kind: 'in-process',
       caller,
       stream,
-    );
+    });
     expect(served && 'result' in served && resultValue(served.result)).toEqual({
       content: [{ type: 'text', text: '{"open":true}' }],
       structuredContent: { open: true },

@@ -2,18 +2,15 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { PassThrough } from 'node:stream';
-import type { McpCallerContext } from '../mcp-caller.context.js';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import { DEFAULT_MAX_BODY_SIZE } from '../mcp.constants.js';
-import { McpDispatcher } from '../mcp.dispatcher.js';
-import { McpModule } from '../mcp.module.js';
-import { answerText } from '../protocol/answer-text.js';
-import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
-import {
-  asciiJson,
-  McpStdioSession,
-  type McpStdioServer,
-} from './mcp-stdio.session.js';
+import type { McpCallerContext } from '../../mcp-caller.context.js';
+import { MCP_SETTINGS, type McpSettings } from '../../mcp-options.resolver.js';
+import { DEFAULT_MAX_BODY_SIZE } from '../../mcp.constants.js';
+import { McpProtocol } from '../../protocol/mcp-protocol.js';
+import { McpModule } from '../../mcp.module.js';
+import { answerText } from '../../protocol/answer-text.js';
+import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
+import { McpStdioSession, type McpStdioServer } from './mcp-stdio.session.js';
+import { asciiJson } from './stdio-output.js';
 
 @Injectable()
 class StartOperations {
@@ -123,17 +120,20 @@ class StartingHarness {
 
   /** The headers of every message the server was given, in order. */
   readonly served: McpCallerContext['headers'][] = [];
+  /** The version the session had agreed at each message, in order. */
+  readonly versions: (string | undefined)[] = [];
 
   serve(moduleRef: TestingModule, settings: McpSettings): void {
-    const dispatcher = moduleRef.get(McpDispatcher);
-    // The real dispatcher, noting the caller of each message it serves.
-    const noting = Object.create(dispatcher) as McpDispatcher;
-    noting.serve = (message, caller, stream) => {
-      this.served.push(caller.headers);
-      return dispatcher.serve(message, caller, stream);
+    const protocol = moduleRef.get(McpProtocol);
+    // The real protocol layer, noting the caller of each message it serves.
+    const noting = Object.create(protocol) as McpProtocol;
+    noting.receive = (message, transport, session) => {
+      this.served.push(transport.caller.headers);
+      this.versions.push(session?.protocolVersion);
+      return protocol.receive(message, transport, session);
     };
     this.give({
-      dispatcher: noting,
+      protocol: noting,
       caller: { headers: {} },
       maxMessageSize: settings.maxBodySize,
     });
@@ -184,9 +184,9 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     expect(session.loads).toBe(0);
     await new Promise((settle) => setImmediate(settle));
     expect(session.loads).toBe(1);
-    const dispatcher = moduleRef.get(McpDispatcher);
+    const protocol = moduleRef.get(McpProtocol);
     for (const message of GREETINGS) {
-      const full = await dispatcher.dispatch(message, { headers: {} });
+      const full = await protocol.dispatch(message, { headers: {} });
       expect(session.line(message.id)).toBe(
         asciiJson(answerText(full as object)),
       );
@@ -231,8 +231,8 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     });
     // What the early initialize agreed is the session's version from then on.
     expect(session.served.length).toBeGreaterThan(0);
-    for (const headers of session.served) {
-      expect(headers['mcp-protocol-version']).toBe('2025-06-18');
+    for (const version of session.versions) {
+      expect(version).toBe('2025-06-18');
     }
     // The level was set before the call ran: its debug note came through.
     const note = messages.findIndex(
@@ -334,12 +334,14 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     session.input.end();
     await session.done;
     expect(JSON.parse(session.line(30)).error.code).toBe(-32601);
-    expect(
-      session.served.map((headers) => headers['mcp-protocol-version']),
-    ).toEqual(['2025-06-18', '2025-06-18', '2025-06-18']);
+    expect(session.versions).toEqual([
+      '2025-06-18',
+      '2025-06-18',
+      '2025-06-18',
+    ]);
   });
 
-  it('gives the server no version header when no greeting came before it', async () => {
+  it('gives the server no version and no header when no greeting came before it', async () => {
     const session = new StartingHarness(settings);
     session.send(rpc(25, 'ping'));
     await turns();
@@ -349,6 +351,7 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     await session.done;
     expect(session.served).toHaveLength(1);
     expect(Object.keys(session.served[0])).toEqual([]);
+    expect(session.versions).toEqual([undefined]);
   });
 
   it('fails run() at once when the server failed before it was called', async () => {

@@ -3,9 +3,9 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { type InvocationContext, Operation } from '@nestops/operations';
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
-import { McpDispatcher } from '../mcp.dispatcher.js';
-import { McpModule } from '../mcp.module.js';
-import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { McpProtocol } from '../../protocol/mcp-protocol.js';
+import { McpModule } from '../../mcp.module.js';
+import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import { McpStdioSession } from './mcp-stdio.session.js';
 
 class WatchDto {
@@ -118,7 +118,7 @@ class Harness {
     maxMessageSize: number,
     maxInFlight?: number,
   ) {
-    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+    const session = new McpStdioSession(moduleRef.get(McpProtocol), {
       input: this.input,
       output: {
         write: (text: string) => {
@@ -313,7 +313,7 @@ describe('McpStdioSession', () => {
   it('never waits on an output that says it is full but has no drain event', async () => {
     const input = new PassThrough();
     const lines: string[] = [];
-    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+    const session = new McpStdioSession(moduleRef.get(McpProtocol), {
       input,
       output: {
         write: (text: string) => {
@@ -383,7 +383,7 @@ describe('McpStdioSession', () => {
     // A real stream nobody reads yet: its write answers false past 64 bytes.
     const output = new PassThrough({ highWaterMark: 64 });
     const input = new PassThrough();
-    const session = new McpStdioSession(moduleRef.get(McpDispatcher), {
+    const session = new McpStdioSession(moduleRef.get(McpProtocol), {
       input,
       output,
       caller: { headers: {} },

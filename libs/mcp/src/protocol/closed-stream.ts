@@ -1,0 +1,7 @@
+import type { ResponseStream } from '@nestops/operations';
+
+/** The stream of a transport that can send nothing ahead of an answer. */
+export const CLOSED_STREAM: ResponseStream = Object.freeze({
+  open: false,
+  send: () => undefined,
+});

@@ -1,0 +1,155 @@
+import type { ResponseStream } from '@nestops/operations';
+import type { McpRequest } from './mcp-message.js';
+import type { CallerLogging } from '../mcp-caller.context.js';
+import type { McpTransport } from './mcp-transport.js';
+import {
+  McpServerRequestError,
+  type ServerRequests,
+} from './server-requests.js';
+
+/** What a call reads of its session. */
+export interface CallSession {
+  /** The version an answered `initialize` agreed (its handler sets it). */
+  protocolVersion: string | undefined;
+  /** The client's `logging/setLevel`. */
+  readonly logging: CallerLogging;
+}
+
+/** Options of one request the server sends the client. */
+export interface ServerRequestOptions {
+  /** How long the client has to answer, in milliseconds (default 60 s). */
+  readonly timeoutMs?: number;
+}
+
+/** The call each call's stream belongs to (see `mcpCallOf`). */
+const callsByStream = new WeakMap<ResponseStream, McpCall>();
+
+/**
+ * The MCP call an operation's invocation came from, found by the response
+ * stream the call gave it; undefined for a call that did not come over MCP.
+ */
+export function mcpCallOf(stream: ResponseStream): McpCall | undefined {
+  return callsByStream.get(stream);
+}
+
+/**
+ * One request being served, and everything its handler can use: the
+ * message, the transport and session it came in on, its cancellation, the
+ * stream ahead of its answer (open until it is answered or cancelled), the
+ * log level its messages follow, and requests to the client
+ * (`sendRequest`). Made by the protocol layer for every request.
+ */
+export class McpCall {
+  private readonly abort = new AbortController();
+  private ended = false;
+  /** The stream ahead of the answer: the transport's, until the call ends. */
+  readonly stream: ResponseStream;
+
+  constructor(
+    readonly request: McpRequest,
+    readonly transport: McpTransport,
+    readonly session: CallSession,
+    private readonly requests: ServerRequests,
+  ) {
+    const isOpen = () => this.isOpen();
+    this.stream = {
+      get open() {
+        return isOpen();
+      },
+      send(message) {
+        if (isOpen()) {
+          transport.stream.send(message);
+        }
+      },
+    };
+    callsByStream.set(this.stream, this);
+  }
+
+  /** Aborted when the client cancels the call. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Whether the client cancelled the call. */
+  get cancelled(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /**
+   * The protocol version the call is served under: the one a 2026 request
+   * names, else the transport's, else the one the session agreed.
+   */
+  get protocolVersion(): string | undefined {
+    return (
+      this.request.bodyVersion ??
+      this.transport.protocolVersion ??
+      this.session.protocolVersion
+    );
+  }
+
+  /**
+   * The log level the client asked for: a 2026 request's own, a 2025
+   * session's `logging/setLevel`; undefined: none.
+   */
+  get logLevel(): string | undefined {
+    return this.request.era === 'modern'
+      ? this.request.meta?.logLevel
+      : this.session.logging.level;
+  }
+
+  /**
+   * Sends the client a request on the call's stream and resolves with its
+   * result. Rejects with `McpServerRequestError` when the stream cannot
+   * carry it (2026-07-28 asks otherwise; a POST that does not accept
+   * `text/event-stream`), on the client's error answer, after the timeout,
+   * and when the call ends first (its late answer is then ignored).
+   */
+  sendRequest(
+    method: string,
+    params?: Readonly<Record<string, unknown>>,
+    options: ServerRequestOptions = {},
+  ): Promise<unknown> {
+    if (this.request.era === 'modern') {
+      return Promise.reject(
+        new McpServerRequestError(
+          `${method}: a ${this.protocolVersion} call cannot send the client a request on its stream`,
+        ),
+      );
+    }
+    if (!this.isOpen()) {
+      return Promise.reject(
+        new McpServerRequestError(
+          `${method}: the call has no open stream to its client`,
+        ),
+      );
+    }
+    return this.requests.send(
+      this,
+      method,
+      params,
+      (message) =>
+        this.transport.stream.send(message as Record<string, unknown>),
+      options.timeoutMs,
+    );
+  }
+
+  /** Cancels the call (the client asked to): its pending requests are dropped. */
+  cancel(): void {
+    if (!this.abort.signal.aborted) {
+      this.abort.abort();
+      this.requests.dropAll(this, 'the call was cancelled');
+    }
+  }
+
+  /** Ends the call once it is answered: its stream closes, its pending requests are dropped. */
+  end(): void {
+    this.ended = true;
+    this.requests.dropAll(this, 'the call ended before the client answered');
+  }
+
+  private isOpen(): boolean {
+    return (
+      !this.ended && !this.abort.signal.aborted && this.transport.stream.open
+    );
+  }
+}

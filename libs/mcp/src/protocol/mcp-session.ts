@@ -1,0 +1,69 @@
+import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
+import type { CallerLogging } from '../mcp-caller.context.js';
+import { McpCall } from './mcp-call.js';
+import type { McpClientResponse, McpRequest } from './mcp-message.js';
+import type { McpTransport } from './mcp-transport.js';
+import { ServerRequests } from './server-requests.js';
+
+/**
+ * What the protocol knows of one client between its messages: the
+ * revision `initialize` agreed, its log level, its calls under way (what
+ * a `notifications/cancelled` cancels) and the requests the server sent it
+ * that await an answer. A stdio connection is one session; a 2025 HTTP
+ * caller's session lives on this instance while it has calls under way or
+ * answers awaited (see `McpProtocol`); a 2026 request has one of its own.
+ */
+export class McpSession {
+  /** The version an answered `initialize` agreed; undefined before. */
+  protocolVersion: string | undefined;
+  private readonly calls = new Map<JsonRpcId, McpCall>();
+  private readonly requests = new ServerRequests();
+
+  constructor(
+    /** Where the client's `logging/setLevel` is kept. */
+    readonly logging: CallerLogging = { level: undefined },
+  ) {}
+
+  /** Whether nothing is under way or awaited: the session may be let go. */
+  get idle(): boolean {
+    return this.calls.size === 0 && this.requests.size === 0;
+  }
+
+  /**
+   * A call for `request`, under way until `end`; cancellable by its id
+   * unless a call with the same id is already under way (the first keeps
+   * the id).
+   */
+  begin(request: McpRequest, transport: McpTransport): McpCall {
+    const call = new McpCall(request, transport, this, this.requests);
+    if (!this.calls.has(request.id)) {
+      this.calls.set(request.id, call);
+    }
+    return call;
+  }
+
+  /** The call is answered: no longer cancellable, its requests dropped. */
+  end(call: McpCall): void {
+    call.end();
+    if (this.calls.get(call.request.id) === call) {
+      this.calls.delete(call.request.id);
+    }
+  }
+
+  /** Cancels the call under way with `id`, if any. */
+  cancel(id: JsonRpcId): void {
+    this.calls.get(id)?.cancel();
+  }
+
+  /** Cancels every call under way (the transport can no longer answer). */
+  cancelAll(): void {
+    for (const call of this.calls.values()) {
+      call.cancel();
+    }
+  }
+
+  /** Settles the request a client's response answers; unknown ids are ignored. */
+  settle(response: McpClientResponse): boolean {
+    return this.requests.settle(response);
+  }
+}
