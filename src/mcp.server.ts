@@ -6,4 +6,7 @@ import type { McpCliServerOptions } from '@nestops/mcp/cli';
  * `initialize` and `server/discover` with it before the app has loaded.
  * A file of its own, so that the command line loads nothing else to know it.
  */
-export const MCP_SERVER: McpCliServerOptions = { instructions: 'Order desk' };
+export const MCP_SERVER: McpCliServerOptions = {
+  serverName: 'order-desk',
+  instructions: 'Order desk',
+};

@@ -358,18 +358,18 @@ describe("the server's name and version belong to the app", () => {
   );
 
   it.each<'v1' | 'v2'>(['v1', 'v2'])(
-    "SDK %s, stdio started from /: runCli's name, the package's version",
+    "SDK %s, stdio started from /: the package's name and version, not runCli's name (one name on every carrier)",
     async (sdk) => {
       expect(
         await serverInfoOver(sdk, CLI, {
           cwd: '/',
           env: { CLI_NAME: 'notes-cli' },
         }),
-      ).toEqual({ name: 'notes-cli', version: '3.1.4' });
+      ).toEqual({ name: 'guarded-notes', version: '3.1.4' });
     },
   );
 
-  it("the sample over stdio, started from /: 'order-desk' (runCli's name) and its version", async () => {
+  it("the sample over stdio, started from /: 'order-desk' (its serverName) and its version", async () => {
     expect(
       await serverInfoOver('v1', SAMPLE_CLI, {
         cwd: '/',

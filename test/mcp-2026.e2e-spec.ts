@@ -21,7 +21,7 @@ const ALICE = { authorization: 'ApiKey dev-alice-key' } as const;
 const BOB = { authorization: 'ApiKey dev-bob-key' } as const;
 const SPOKEN = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 const SERVER_INFO = {
-  [SERVER_INFO_KEY]: { name: 'nestops', version: '0.1.0' },
+  [SERVER_INFO_KEY]: { name: 'order-desk', version: '0.1.0' },
 };
 
 interface ModernList {

@@ -360,7 +360,7 @@ describe.each(HTTP_ADAPTERS)(
           expect(result.protocolVersion).toBe(version);
           expect(result.capabilities.tools.listChanged).toBe(false);
           expect(result.serverInfo).toEqual({
-            name: 'nestops',
+            name: 'order-desk',
             version: '0.1.0',
           });
           expect(result.instructions).toBe('Order desk');

@@ -3,7 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { postMcp, rawMcpPost, rpcRequest } from './support/mcp-http';
 import { modernRequest, postModern } from './support/modern-mcp';
 import { RecordingLogger } from './fixtures/outer-auth-fixtures';
-import { NOTES_RESOURCE, oauthNotesModule } from './fixtures/oauth-fixtures';
+import {
+  ClosedNotesService,
+  NOTES_RESOURCE,
+  oauthNotesModule,
+} from './fixtures/oauth-fixtures';
 import { startTokenIssuer, type TokenIssuer } from './support/token-issuer';
 import {
   HTTP_ADAPTERS,
@@ -28,6 +32,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 let issuer: TokenIssuer;
 let stepUp: RunningApp;
 let perCaller: RunningApp;
+let closed: RunningApp;
 
 beforeAll(async () => {
   issuer = await startTokenIssuer(NOTES_RESOURCE);
@@ -44,11 +49,20 @@ beforeAll(async () => {
       { toolListPerCaller: true },
     ),
   );
+  closed = await startApp(
+    oauthNotesModule(
+      issuer.issuer,
+      { requireToken: 'forPermission' },
+      { toolListPerCaller: true },
+      ClosedNotesService,
+    ),
+  );
 });
 
 afterAll(async () => {
   await stepUp?.close();
   await perCaller?.close();
+  await closed?.close();
   await issuer?.close();
 });
 
@@ -213,6 +227,35 @@ describe('tool list per caller', () => {
       modern: ['notes_list'],
       cacheScope: 'private',
     });
+  });
+
+  it('answers an anonymous tools/list that would be empty with the 401 challenge, so the client logs in', async () => {
+    for (const reply of [
+      await postMcp(closed.baseUrl, rpcRequest(1, 'tools/list')),
+      await postModern(closed.baseUrl, modernRequest(1, 'tools/list')),
+    ]) {
+      expect(reply.status).toBe(401);
+      expect(reply.header('www-authenticate')).toBe(
+        `Bearer resource_metadata="${METADATA_URL}"`,
+      );
+      expect(reply.json()).toMatchObject({
+        detail:
+          'Listing the tools needs an access token: none is open to anonymous callers.',
+      });
+    }
+    // Anonymous initialize is still served; with a token the list is there.
+    expect(
+      (
+        await postMcp(
+          closed.baseUrl,
+          rpcRequest(2, 'initialize', { protocolVersion: '2025-11-25' }),
+        )
+      ).status,
+    ).toBe(200);
+    const writer = await issuer.token('alice', 'notes.write');
+    expect((await listedTools(closed.baseUrl, bearer(writer))).legacy).toEqual([
+      'notes_add',
+    ]);
   });
 
   it("shows a caller the tools its token's scopes reach", async () => {

@@ -306,7 +306,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     it('initializes: server info and instructions from McpModule.forRoot()', async () => {
       const mcp = await clients.v1({ apiKey: BOB });
       expect(mcp.getServerVersion()).toEqual({
-        name: 'nestops',
+        name: 'order-desk',
         version: '0.1.0',
       });
       expect(mcp.getInstructions()).toBe('Order desk');
@@ -332,7 +332,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     it('initializes and lists the same tools', async () => {
       const mcp = await clients.v2({ apiKey: BOB });
       expect(mcp.getServerVersion()).toEqual({
-        name: 'nestops',
+        name: 'order-desk',
         version: '0.1.0',
       });
       expect(mcp.getInstructions()).toBe('Order desk');

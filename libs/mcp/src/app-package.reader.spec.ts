@@ -137,19 +137,15 @@ describe('callerFileOf', () => {
 });
 
 describe('serverDefaults', () => {
-  it("takes the host's name over the package's, and the package's version", () => {
+  it("is the package's name and version, whatever hosts the server", () => {
     const root = app({
       'package.json': JSON.stringify({ name: 'notes', version: '3.1.4' }),
       'app.module.js': '',
     });
     const source = join(root, 'app.module.js');
 
-    expect(serverDefaults(source, undefined)).toEqual({
+    expect(serverDefaults(source)).toEqual({
       serverName: 'notes',
-      serverVersion: '3.1.4',
-    });
-    expect(serverDefaults(source, 'notes-cli')).toEqual({
-      serverName: 'notes-cli',
       serverVersion: '3.1.4',
     });
   });

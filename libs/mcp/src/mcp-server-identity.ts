@@ -10,8 +10,6 @@ import type { McpGreetingSettings } from './protocol/greeting.js';
 
 /** The file of the app's code that configured McpModule (`forRoot` / `forRootAsync`). */
 export const MCP_APP_SOURCE = Symbol('MCP_APP_SOURCE');
-/** The name a host gives the server (`runCli`'s `name`); optional. */
-export const MCP_HOST_NAME = Symbol('MCP_HOST_NAME');
 
 /** `module` with the file of the code that configured it. */
 export function withAppSource(
@@ -23,18 +21,12 @@ export function withAppSource(
 }
 
 /**
- * `serverInfo` where the options leave it out: the host's name, else the
- * `name` of the app's `package.json`; that file's `version`.
+ * `serverInfo` where the options leave it out: the `name` and `version` of
+ * the app's `package.json`, the same on every carrier.
  */
-export function serverDefaults(
-  source: string | undefined,
-  hostName: string | undefined,
-): McpServerDefaults {
+export function serverDefaults(source: string | undefined): McpServerDefaults {
   const app = readAppPackage(source);
-  return {
-    serverName: hostName ?? app.name,
-    serverVersion: app.version,
-  };
+  return { serverName: app.name, serverVersion: app.version };
 }
 
 /**

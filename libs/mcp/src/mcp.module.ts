@@ -19,7 +19,6 @@ import {
 } from './mcp-options.resolver.js';
 import {
   MCP_APP_SOURCE,
-  MCP_HOST_NAME,
   serverDefaults,
   withAppSource,
 } from './mcp-server-identity.js';
@@ -52,16 +51,9 @@ import { McpAuthGuardRef } from './transports/outer-authenticator.js';
   providers: [
     {
       provide: MCP_SETTINGS,
-      useFactory: (
-        options: McpModuleOptions,
-        source: string | undefined,
-        hostName: string | undefined,
-      ) => resolveMcpOptions(options, serverDefaults(source, hostName)),
-      inject: [
-        MCP_MODULE_OPTIONS,
-        { token: MCP_APP_SOURCE, optional: true },
-        { token: MCP_HOST_NAME, optional: true },
-      ],
+      useFactory: (options: McpModuleOptions, source: string | undefined) =>
+        resolveMcpOptions(options, serverDefaults(source)),
+      inject: [MCP_MODULE_OPTIONS, { token: MCP_APP_SOURCE, optional: true }],
     },
     {
       // The module's timeout, input limits and permissions, for every carrier's calls.

@@ -5,10 +5,8 @@ import type {
   LogLevel,
   Type,
 } from '@nestjs/common';
-import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AppSetup } from '@nestops/operations';
-import { MCP_HOST_NAME } from '../mcp-server-identity.js';
 
 export type RootModule = Type<unknown> | DynamicModule;
 
@@ -17,8 +15,6 @@ const LOG_LEVELS: LogLevel[] = ['error', 'warn'];
 
 /** How the command line boots the app. */
 export interface CliBoot<A extends INestApplication> {
-  /** The server's name on stdio where `serverName` is not set. */
-  readonly serverName?: string;
   readonly setup?: AppSetup<A>;
 }
 
@@ -41,13 +37,12 @@ export async function createCliApplication<A extends INestApplication>(
       `runCli's setup must be the function main.ts applies to the app, not ${typeof boot.setup}`,
     );
   }
-  const root = hostModule(rootModule, boot.serverName);
   const options = { logger: LOG_LEVELS, abortOnError: false };
   if (!boot.setup) {
-    return NestFactory.createApplicationContext(root, options);
+    return NestFactory.createApplicationContext(rootModule, options);
   }
   const app = await NestFactory.create<A>(
-    root,
+    rootModule,
     await expressAdapter(),
     options,
   );
@@ -59,24 +54,6 @@ export async function createCliApplication<A extends INestApplication>(
     throw error;
   }
   return app;
-}
-
-@Module({})
-class McpCliHostModule {}
-
-/** The app's root module inside one that names the host to McpModule. */
-function hostModule(
-  rootModule: RootModule,
-  serverName: string | undefined,
-): DynamicModule {
-  const named = serverName === undefined ? [] : [MCP_HOST_NAME];
-  return {
-    module: McpCliHostModule,
-    global: true,
-    imports: [rootModule],
-    providers: named.map((token) => ({ provide: token, useValue: serverName })),
-    exports: named,
-  };
 }
 
 /**

@@ -4,12 +4,11 @@ import type { McpCliServerOptions } from './mcp-cli-options.interface.js';
 
 /**
  * The greeting the `mcp` command answers before the app has loaded: from
- * `runCli`'s `server` and `name`, and the `package.json` above the main
- * script, as McpModule would make it of the same options.
+ * `runCli`'s `server` and the `package.json` above the main script, as
+ * McpModule would make it of the same options.
  */
 export function earlyGreeting(
-  name: string | undefined,
   server: McpCliServerOptions = {},
 ): McpGreetingSettings {
-  return greetingSettings(server, serverDefaults(undefined, name));
+  return greetingSettings(server, serverDefaults(undefined));
 }

@@ -35,16 +35,11 @@ export class CliProgram<A extends INestApplication> {
   constructor(app: RootModule | McpAppLoader, options: McpCliOptions<A>) {
     this.name = options.name ?? 'cli';
     const lazy = isAppLoader(app);
-    this.greeting = lazy
-      ? earlyGreeting(options.name, options.server)
-      : undefined;
+    this.greeting = lazy ? earlyGreeting(options.server) : undefined;
     this.runner = new CliAppRunner(this.name, async () => {
       const rootModule = lazy ? await app() : app;
       const { createCliApplication } = await import('./cli-application.js');
-      return createCliApplication(rootModule, {
-        serverName: options.name,
-        setup: options.setup,
-      });
+      return createCliApplication(rootModule, { setup: options.setup });
     });
   }
 

@@ -22,9 +22,9 @@ export type McpCliServerOptions = Pick<
 /** How `runCli` runs. */
 export interface McpCliOptions<A extends INestApplication = INestApplication> {
   /**
-   * The program's name in usage lines and help (default: `cli`), and the
-   * server's `serverInfo.name` on stdio where McpModule's `serverName` is
-   * not set (default there: the `name` of the app's `package.json`).
+   * The program's name in usage lines and help (default: `cli`). The
+   * server's `serverInfo` is the app's on every carrier: McpModule's
+   * `serverName`, else the `name` of the app's `package.json`.
    */
   readonly name?: string;
   /**

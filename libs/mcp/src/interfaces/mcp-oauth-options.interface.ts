@@ -5,7 +5,9 @@
  *   it connects);
  * - `'forPermission'`: only a `tools/call` of an operation that needs a
  *   permission; anonymous `initialize`, `tools/list` and calls of open
- *   operations are served.
+ *   operations are served. Under `toolListPerCaller`, an anonymous
+ *   `tools/list` that would be empty gets the `401` too, so the client
+ *   logs in.
  *
  * @publicApi
  */

@@ -174,6 +174,14 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     return this.entries?.get(name);
   }
 
+  /** @internal Whether `reach` holds the permissions of at least one tool. */
+  reachesAny(reach: ToolReach): boolean {
+    this.build();
+    return [...(this.entries?.values() ?? [])].some(({ operation }) =>
+      operation.permissions.every((permission) => reach.held.has(permission)),
+    );
+  }
+
   /** @internal The tools of `list` whose operation's permissions `reach` holds. */
   within(
     list: readonly McpTool[],

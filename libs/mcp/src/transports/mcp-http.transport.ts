@@ -110,7 +110,13 @@ export class McpHttpTransport
   ) {
     this.rpc = new HttpJsonRpc(
       protocol,
-      settings.oauth && new PermissionGate(catalogue, resource, settings.oauth),
+      settings.oauth &&
+        new PermissionGate(
+          catalogue,
+          resource,
+          settings.oauth,
+          settings.toolListPerCaller,
+        ),
     );
     // The body is read before the app's own body parser, which the app
     // registers when it initialises, so `maxBodySize` holds whatever that

@@ -10,14 +10,17 @@ import { sendProblem } from './http-problem.js';
  * permission part of its operation alone (policies and guards still judge
  * the call): a call that needs a permission, without a token, gets the
  * `401` challenge; with a token that lacks it, under `stepUp`, the `403
- * insufficient_scope` challenge naming the scopes that grant it. It reads
- * the classified messages of the POST (each of a batch).
+ * insufficient_scope` challenge naming the scopes that grant it. Under
+ * `toolListPerCaller`, an anonymous `tools/list` that would be empty gets
+ * the `401` challenge too, so that the client logs in. It reads the
+ * classified messages of the POST (each of a batch).
  */
 export class PermissionGate {
   constructor(
     private readonly catalogue: McpToolCatalogue,
     private readonly resource: ProtectedResource,
     private readonly oauth: McpOAuthSettings,
+    private readonly toolListPerCaller: boolean,
   ) {}
 
   /** True when it has answered the POST that carried `messages`. */
@@ -34,11 +37,35 @@ export class PermissionGate {
     return false;
   }
 
+  /** A `tools/list` whose per-caller list has nothing for an anonymous caller. */
+  private isEmptyAnonymousList(
+    message: McpMessage,
+    principal: unknown,
+  ): boolean {
+    return (
+      this.toolListPerCaller &&
+      message.kind === 'request' &&
+      message.method === 'tools/list' &&
+      isAnonymous(principal) &&
+      !this.catalogue.reachesAny(this.catalogue.reachOf(principal))
+    );
+  }
+
   private refusesOne(
     message: McpMessage,
     principal: unknown,
     res: ServerResponse,
   ): boolean {
+    if (this.isEmptyAnonymousList(message, principal)) {
+      sendProblem(
+        res,
+        401,
+        'Unauthorized',
+        'Listing the tools needs an access token: none is open to anonymous callers.',
+        { 'WWW-Authenticate': this.resource.unauthorized(this.oauth, false) },
+      );
+      return true;
+    }
     const name = calledTool(message);
     const needed =
       name === undefined
@@ -47,7 +74,7 @@ export class PermissionGate {
     if (!needed || needed.length === 0) {
       return false;
     }
-    if (principal === undefined || principal === null) {
+    if (isAnonymous(principal)) {
       sendProblem(
         res,
         401,
@@ -71,6 +98,11 @@ export class PermissionGate {
     );
     return true;
   }
+}
+
+/** Whether the caller is anonymous (no principal). */
+function isAnonymous(principal: unknown): boolean {
+  return principal === undefined || principal === null;
 }
 
 /** The tool a `tools/call` request names; undefined for any other message. */
