@@ -4,8 +4,8 @@ import { internalErrorResponse } from './json-rpc/internal-error.js';
 import type { JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import { McpProtocolError } from './json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './protocol/mcp-call.js';
-import { LegacyEraHandler } from './protocol/legacy-era.handler.js';
-import { ModernEraHandler } from './protocol/modern-era.handler.js';
+import { Revision2025Handler } from './protocol/revision-2025.handler.js';
+import { Revision2026Handler } from './protocol/revision-2026.handler.js';
 import {
   McpTelemetry,
   type RequestTelemetry,
@@ -25,8 +25,8 @@ export class McpDispatcher {
 
   /** @internal Made by Nest's injector. */
   constructor(
-    private readonly legacy: LegacyEraHandler,
-    private readonly modern: ModernEraHandler,
+    private readonly revision2025: Revision2025Handler,
+    private readonly revision2026: Revision2026Handler,
     private readonly telemetry: McpTelemetry,
   ) {}
 
@@ -52,7 +52,8 @@ export class McpDispatcher {
   ): Promise<JsonRpcResponse> {
     const { request } = call;
     try {
-      const handler = request.era === 'modern' ? this.modern : this.legacy;
+      const handler =
+        request.revision === '2026' ? this.revision2026 : this.revision2025;
       const result = await handler.answer(call, observed);
       return { jsonrpc: '2.0', id: request.id, result };
     } catch (error) {

@@ -26,9 +26,9 @@ import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpProtocol } from './protocol/mcp-protocol.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpAnswerWriter } from './protocol/answer.writer.js';
-import { LegacyEraHandler } from './protocol/legacy-era.handler.js';
+import { Revision2025Handler } from './protocol/revision-2025.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
-import { ModernEraHandler } from './protocol/modern-era.handler.js';
+import { Revision2026Handler } from './protocol/revision-2026.handler.js';
 import { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
 import { ProtectedResource } from './oauth/protected-resource.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
@@ -68,8 +68,8 @@ import { McpAuthGuardRef } from './transports/outer-authenticator.js';
     McpToolCatalogue,
     McpAnswerWriter,
     McpTools,
-    LegacyEraHandler,
-    ModernEraHandler,
+    Revision2025Handler,
+    Revision2026Handler,
     McpTelemetry,
     McpDispatcher,
     McpProtocol,

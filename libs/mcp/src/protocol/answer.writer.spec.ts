@@ -35,11 +35,11 @@ describe('McpAnswerWriter', () => {
       '%s: structuredContent in 2025 only for an object (%s), in 2026 for any JSON value',
       (_case, value, legacyStructured, modernStructured) => {
         const text = JSON.stringify(value);
-        expect(read(writer().toolResult(ok(value), 'legacy'))).toEqual({
+        expect(read(writer().toolResult(ok(value), '2025'))).toEqual({
           content: [{ type: 'text', text }],
           ...(legacyStructured ? { structuredContent: value } : {}),
         });
-        expect(read(writer().toolResult(ok(value), 'modern'))).toEqual({
+        expect(read(writer().toolResult(ok(value), '2026'))).toEqual({
           resultType: 'complete',
           content: [{ type: 'text', text }],
           ...(modernStructured ? { structuredContent: value } : {}),
@@ -48,16 +48,16 @@ describe('McpAnswerWriter', () => {
       },
     );
 
-    it('an undefined value has no structuredContent in either era', () => {
+    it('an undefined value has no structuredContent in either revision', () => {
       const result: InvocationResult = {
         ok: true,
         value: undefined,
         json: 'null',
       };
-      expect(read(writer().toolResult(result, 'modern'))).not.toHaveProperty(
+      expect(read(writer().toolResult(result, '2026'))).not.toHaveProperty(
         'structuredContent',
       );
-      expect(read(writer().toolResult(result, 'legacy'))).not.toHaveProperty(
+      expect(read(writer().toolResult(result, '2025'))).not.toHaveProperty(
         'structuredContent',
       );
     });
@@ -66,7 +66,7 @@ describe('McpAnswerWriter', () => {
       const json = '{"b":2,"a":"\\u00e9"}';
       const written = writer().toolResult(
         { ok: true, value: { b: 2, a: 'é' }, json },
-        'legacy',
+        '2025',
       ) as RawJson;
       expect(written.text).toBe(
         `{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json}}`,
@@ -82,11 +82,11 @@ describe('McpAnswerWriter', () => {
       text: 'SECURITY_DENIED_001: Access denied.',
     };
     const content = [{ type: 'text', text: failed.text }];
-    expect(writer().toolResult(failed, 'legacy')).toEqual({
+    expect(writer().toolResult(failed, '2025')).toEqual({
       content,
       isError: true,
     });
-    expect(writer().toolResult(failed, 'modern')).toEqual({
+    expect(writer().toolResult(failed, '2026')).toEqual({
       resultType: 'complete',
       content,
       isError: true,
@@ -94,31 +94,31 @@ describe('McpAnswerWriter', () => {
     });
   });
 
-  it('prepares each tools/list once per era and language, reused', () => {
+  it('prepares each tools/list once per revision and language, reused', () => {
     const w = writer();
     const build = vi.fn(() => ({ tools: [] }));
-    const first = w.toolList('legacy', 'en-US', undefined, build);
-    expect(w.toolList('legacy', 'en-US', undefined, build)).toBe(first);
+    const first = w.toolList('2025', 'en-US', undefined, build);
+    expect(w.toolList('2025', 'en-US', undefined, build)).toBe(first);
     expect(build).toHaveBeenCalledTimes(1);
     expect(first.reused).toBe(true);
     expect(JSON.parse(first.text)).toEqual({ tools: [] });
-    const modern = w.toolList('modern', 'en-US', undefined, build);
+    const modern = w.toolList('2026', 'en-US', undefined, build);
     expect(JSON.parse(modern.text)).toEqual({
       resultType: 'complete',
       tools: [],
       _meta: META,
     });
-    w.toolList('legacy', 'zh-CN', undefined, build);
+    w.toolList('2025', 'zh-CN', undefined, build);
     expect(build).toHaveBeenCalledTimes(3);
   });
 
   it('prepares a list per caller once per set of permissions, apart from the whole list', () => {
     const w = writer();
     const build = vi.fn(() => ({ tools: [] }));
-    const readers = w.toolList('legacy', 'en-US', 'orders.read', build);
-    expect(w.toolList('legacy', 'en-US', 'orders.read', build)).toBe(readers);
-    expect(w.toolList('legacy', 'en-US', '', build)).not.toBe(readers);
-    expect(w.toolList('legacy', 'en-US', undefined, build)).not.toBe(readers);
+    const readers = w.toolList('2025', 'en-US', 'orders.read', build);
+    expect(w.toolList('2025', 'en-US', 'orders.read', build)).toBe(readers);
+    expect(w.toolList('2025', 'en-US', '', build)).not.toBe(readers);
+    expect(w.toolList('2025', 'en-US', undefined, build)).not.toBe(readers);
     expect(build).toHaveBeenCalledTimes(3);
   });
 });

@@ -4,7 +4,7 @@ import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import type { McpToolResult } from '../tools/mcp-tool.interface.js';
 import { RawJson } from './answer-text.js';
 import { cacheHints, type ModernResult, modernResult } from './greeting.js';
-import type { ProtocolEra } from './protocol-era.js';
+import type { ProtocolRevision } from './protocol-revision.js';
 
 /**
  * Writes the results whose JSON depends on the server: the 2026 members of
@@ -14,7 +14,7 @@ import type { ProtocolEra } from './protocol-era.js';
  */
 @Injectable()
 export class McpAnswerWriter {
-  /** Prepared `tools/list` results, by era and language. */
+  /** Prepared `tools/list` results, by revision and language. */
   private readonly toolLists = new Map<string, RawJson>();
   /** The `_meta` of every 2026 result, as JSON text. */
   private modernMeta?: string;
@@ -36,24 +36,26 @@ export class McpAnswerWriter {
   }
 
   /**
-   * The `tools/list` result of an era in a language (and, for a list per
+   * The `tools/list` result of an revision in a language (and, for a list per
    * caller, a set of permissions: `reach`), written once by `build` and
    * then sent as prepared text: only the response's `id` differs per
    * request.
    */
   toolList(
-    era: ProtocolEra,
+    revision: ProtocolRevision,
     locale: string,
     reach: string | undefined,
     build: () => object,
   ): RawJson {
     const key =
-      reach === undefined ? `${era}:${locale}` : `${era}:${locale}:${reach}`;
+      reach === undefined
+        ? `${revision}:${locale}`
+        : `${revision}:${locale}:${reach}`;
     let prepared = this.toolLists.get(key);
     if (!prepared) {
       const result = build();
       prepared = new RawJson(
-        JSON.stringify(era === 'legacy' ? result : this.modern(result)),
+        JSON.stringify(revision === '2025' ? result : this.modern(result)),
         true,
       );
       this.toolLists.set(key, prepared);
@@ -68,21 +70,24 @@ export class McpAnswerWriter {
    * JSON value as `structuredContent` and gets the 2026 members; a 2025
    * caller takes only an object.
    */
-  toolResult(result: InvocationResult, era: ProtocolEra): RawJson | object {
+  toolResult(
+    result: InvocationResult,
+    revision: ProtocolRevision,
+  ): RawJson | object {
     if (!result.ok) {
       const failed: McpToolResult = {
         content: [{ type: 'text', text: result.text }],
         isError: true,
       };
-      return era === 'modern' ? this.modern(failed) : failed;
+      return revision === '2026' ? this.modern(failed) : failed;
     }
     const { value, json } = result;
     const structured =
-      era === 'modern'
+      revision === '2026'
         ? value !== undefined
         : typeof value === 'object' && value !== null && !Array.isArray(value);
     const members = `"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured ? `,"structuredContent":${json}` : ''}`;
-    if (era === 'legacy') {
+    if (revision === '2025') {
       return new RawJson(`{${members}}`);
     }
     this.modernMeta ??= JSON.stringify(this.modern({})._meta);

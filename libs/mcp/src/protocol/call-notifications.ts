@@ -7,7 +7,7 @@ import {
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { CallerLogging } from '../mcp-caller.context.js';
-import { isLogLevel } from './protocol-era.js';
+import { isLogLevel } from './protocol-revision.js';
 
 /**
  * `logging/setLevel`: the level kept in `logging` (where the caller's

@@ -7,7 +7,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../mcp.constants.js';
 import type { McpMessage } from './mcp-message.js';
-import { SERVER_INFO_META } from './protocol-era.js';
+import { SERVER_INFO_META } from './protocol-revision.js';
 
 // The answers that greet a client (`initialize`, `server/discover`) and the
 // 2026 members of every result: functions of the settings below alone, so
@@ -103,11 +103,11 @@ export function greetingAnswer(
   if (message.kind !== 'request') {
     return undefined;
   }
-  if (message.era === 'legacy' && message.method === 'initialize') {
+  if (message.revision === '2025' && message.method === 'initialize') {
     const result = initializeResult(settings, message.params.protocolVersion);
     return { jsonrpc: '2.0', id: message.id, result };
   }
-  if (message.era === 'modern' && message.method === 'server/discover') {
+  if (message.revision === '2026' && message.method === 'server/discover') {
     return { jsonrpc: '2.0', id: message.id, result: discoverResult(settings) };
   }
   return undefined;

@@ -92,7 +92,7 @@ export class McpCall {
    * session's `logging/setLevel`; undefined: none.
    */
   get logLevel(): string | undefined {
-    return this.request.era === 'modern'
+    return this.request.revision === '2026'
       ? this.request.meta?.logLevel
       : this.session.logging.level;
   }
@@ -109,7 +109,7 @@ export class McpCall {
     params?: Readonly<Record<string, unknown>>,
     options: ServerRequestOptions = {},
   ): Promise<unknown> {
-    if (this.request.era === 'modern') {
+    if (this.request.revision === '2026') {
       return Promise.reject(
         new McpServerRequestError(
           `${method}: a ${this.protocolVersion} call cannot send the client a request on its stream`,

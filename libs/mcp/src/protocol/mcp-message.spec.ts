@@ -16,7 +16,7 @@ describe('classifyMessage', () => {
       }),
     ).toEqual({
       kind: 'request',
-      era: 'legacy',
+      revision: '2025',
       bodyVersion: undefined,
       id: 3,
       method: 'tools/call',
@@ -34,7 +34,7 @@ describe('classifyMessage', () => {
     };
     expect(classifyMessage(message)).toMatchObject({
       kind: 'request',
-      era: 'modern',
+      revision: '2026',
       bodyVersion: '2026-07-28',
       meta: { protocolVersion: '2026-07-28', clientCapabilities: {} },
     });
@@ -48,14 +48,14 @@ describe('classifyMessage', () => {
       classifyMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     ).toEqual({
       kind: 'notification',
-      era: 'legacy',
+      revision: '2025',
       bodyVersion: undefined,
       method: 'notifications/initialized',
       params: {},
     });
     expect(classifyMessage({ jsonrpc: '2.0', id: 9, result: {} })).toEqual({
       kind: 'response',
-      era: 'legacy',
+      revision: '2025',
       bodyVersion: undefined,
       id: 9,
       result: {},
@@ -65,7 +65,7 @@ describe('classifyMessage', () => {
 
   it('refuses a message that is not JSON-RPC 2.0 with -32600, echoing a usable id', () => {
     const refused = classifyMessage({ jsonrpc: '1.0', id: 4, method: 'ping' });
-    expect(refused).toMatchObject({ kind: 'refused', id: 4, era: 'legacy' });
+    expect(refused).toMatchObject({ kind: 'refused', id: 4, revision: '2025' });
     expect(refused.kind === 'refused' && refused.error.rpcCode).toBe(-32600);
     expect(classifyMessage('ping')).toMatchObject({
       kind: 'refused',
@@ -80,7 +80,7 @@ describe('classifyMessage', () => {
       method: 'tools/list',
       params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 2026 } },
     });
-    expect(bad).toMatchObject({ kind: 'refused', era: 'modern', id: 1 });
+    expect(bad).toMatchObject({ kind: 'refused', revision: '2026', id: 1 });
     expect(bad.kind === 'refused' && bad.error.rpcCode).toBe(-32602);
     const unknown = classifyMessage({
       jsonrpc: '2.0',
@@ -99,7 +99,7 @@ describe('classifyMessage', () => {
       { jsonrpc: '2.0', id: 5, method: 'tools/list' },
       '2026-07-28',
     );
-    expect(refused).toMatchObject({ kind: 'refused', era: 'modern', id: 5 });
+    expect(refused).toMatchObject({ kind: 'refused', revision: '2026', id: 5 });
     expect(refused.kind === 'refused' && refused.error.rpcCode).toBe(-32602);
   });
 
@@ -112,21 +112,21 @@ describe('classifyMessage', () => {
       }),
     ).toMatchObject({
       kind: 'notification',
-      era: 'modern',
+      revision: '2026',
       bodyVersion: undefined,
       method: 'notifications/cancelled',
     });
   });
 
-  it('a carrier version names the era only when it is a 2026 one', () => {
+  it('a carrier version names the revision only when it is a 2026 one', () => {
     const request = { jsonrpc: '2.0', id: 6, method: 'tools/list' };
     expect(classifyMessage(request, '2025-06-18')).toMatchObject({
       kind: 'request',
-      era: 'legacy',
+      revision: '2025',
     });
     expect(classifyMessage(request, undefined)).toMatchObject({
       kind: 'request',
-      era: 'legacy',
+      revision: '2025',
     });
   });
 
@@ -138,7 +138,7 @@ describe('classifyMessage', () => {
         method: 'tools/list',
         params: { _meta: { progressToken: 1 } },
       }),
-    ).toMatchObject({ kind: 'request', era: 'legacy', meta: undefined });
+    ).toMatchObject({ kind: 'request', revision: '2025', meta: undefined });
   });
 });
 

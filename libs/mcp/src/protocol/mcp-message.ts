@@ -5,17 +5,17 @@ import { MODERN_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import {
   metaOf,
   PROTOCOL_VERSION_META,
-  type ProtocolEra,
+  type ProtocolRevision,
   readRequestMeta,
   type RequestMeta,
   versionIn,
-} from './protocol-era.js';
+} from './protocol-revision.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
 interface Classified {
   /** The revision whose rules the message is served by. */
-  readonly era: ProtocolEra;
+  readonly revision: ProtocolRevision;
   /**
    * The version the body names in `_meta` as a string, supported or not:
    * what a carrier with its own copy (HTTP's `MCP-Protocol-Version`)
@@ -64,14 +64,14 @@ export type McpMessage =
   McpRequest | McpRefusedMessage | McpNotification | McpClientResponse;
 
 /**
- * Reads one parsed message into what it is: its era, then its JSON-RPC
+ * Reads one parsed message into what it is: its revision, then its JSON-RPC
  * envelope (`-32600` when it is not JSON-RPC 2.0), then, for a 2026
- * request, its `_meta` (`-32602`, `-32022`). The era is decided by the
+ * request, its `_meta` (`-32602`, `-32022`). The revision is decided by the
  * body: a message whose `params._meta` carries
- * `io.modelcontextprotocol/protocolVersion` is modern, anything else legacy.
+ * `io.modelcontextprotocol/protocolVersion` is 2026, anything else 2025.
  * A carrier that also names a version outside the body (HTTP's
  * `MCP-Protocol-Version`) passes it as `carrierVersion`: a 2026 version
- * there makes the message modern too, so a body without the `_meta` field
+ * there makes the message 2026 too, so a body without the `_meta` field
  * is refused as missing it rather than served as a 2025 request.
  */
 export function classifyMessage(
@@ -79,18 +79,18 @@ export function classifyMessage(
   carrierVersion?: string,
 ): McpMessage {
   const meta = metaOf(message);
-  const era = eraOf(meta, carrierVersion);
+  const revision = revisionOf(meta, carrierVersion);
   const bodyVersion = versionIn(meta);
   try {
     const incoming = readEnvelope(message);
     if (incoming.kind === 'response') {
-      return { ...incoming, era, bodyVersion };
+      return { ...incoming, revision, bodyVersion };
     }
     if (incoming.kind === 'notification') {
       const { method, params } = incoming.request;
       return {
         kind: 'notification',
-        era,
+        revision,
         bodyVersion,
         method,
         params: params ?? {},
@@ -100,27 +100,33 @@ export function classifyMessage(
     const params: Params = request.params ?? {};
     return {
       kind: 'request',
-      era,
+      revision,
       bodyVersion,
       id: request.id,
       method: request.method,
       params,
-      meta: era === 'modern' ? readRequestMeta(params) : undefined,
+      meta: revision === '2026' ? readRequestMeta(params) : undefined,
     };
   } catch (error) {
     if (error instanceof McpProtocolError) {
-      return { kind: 'refused', era, bodyVersion, id: idOf(message), error };
+      return {
+        kind: 'refused',
+        revision,
+        bodyVersion,
+        id: idOf(message),
+        error,
+      };
     }
     throw error;
   }
 }
 
-function eraOf(meta: unknown, carrierVersion: string | undefined) {
+function revisionOf(meta: unknown, carrierVersion: string | undefined) {
   return (isRecord(meta) && Object.hasOwn(meta, PROTOCOL_VERSION_META)) ||
     (carrierVersion !== undefined &&
       MODERN_PROTOCOL_VERSIONS.includes(carrierVersion))
-    ? 'modern'
-    : 'legacy';
+    ? '2026'
+    : '2025';
 }
 
 /**

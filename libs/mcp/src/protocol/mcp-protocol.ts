@@ -114,7 +114,7 @@ export class McpProtocol {
   /** The session of a message whose transport has none of its own. */
   private sessionOf(message: McpMessage, transport: McpTransport): McpSession {
     const { peer } = transport;
-    if (message.era === 'modern' || peer === undefined) {
+    if (message.revision === '2026' || peer === undefined) {
       return new McpSession();
     }
     let session = this.callers.get(peer);

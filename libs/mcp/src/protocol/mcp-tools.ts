@@ -10,8 +10,8 @@ import { McpAnswerWriter } from './answer.writer.js';
 import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
- * `tools/list` and `tools/call`, the methods both eras have, each written
- * in its era's shape.
+ * `tools/list` and `tools/call`, the methods both revisions have, each written
+ * in its revision's shape.
  */
 @Injectable()
 export class McpTools {
@@ -31,14 +31,14 @@ export class McpTools {
    * every caller).
    */
   list(call: McpCall): RawJson {
-    const { era } = call.request;
+    const { revision } = call.request;
     const { caller } = call.transport;
     const locale = this.messages.callerLocale(caller.headers, caller.locale);
     const reach = this.settings.toolListPerCaller
       ? this.catalogue.reachOf(caller.principal)
       : undefined;
-    return this.writer.toolList(era, locale, reach?.key, () =>
-      era === 'legacy'
+    return this.writer.toolList(revision, locale, reach?.key, () =>
+      revision === '2025'
         ? { tools: this.catalogue.within(this.catalogue.tools(locale), reach) }
         : {
             tools: this.catalogue.within(
@@ -61,7 +61,7 @@ export class McpTools {
     call: McpCall,
     telemetry?: RequestTelemetry,
   ): Promise<RawJson | object> {
-    const { params, era } = call.request;
+    const { params, revision } = call.request;
     const { caller } = call.transport;
     const name = params.name;
     if (typeof name !== 'string') {
@@ -89,6 +89,6 @@ export class McpTools {
       observe: telemetry?.observe,
     });
     telemetry?.answered(result);
-    return this.writer.toolResult(result, era);
+    return this.writer.toolResult(result, revision);
   }
 }

@@ -28,7 +28,7 @@ import { classifyMessage, type McpMessage } from '../protocol/mcp-message.js';
 import type { McpProtocol } from '../protocol/mcp-protocol.js';
 import type { McpSession } from '../protocol/mcp-session.js';
 import type { McpTransport } from '../protocol/mcp-transport.js';
-import type { ProtocolEra } from '../protocol/protocol-era.js';
+import type { ProtocolRevision } from '../protocol/protocol-revision.js';
 import { CLOSED_STREAM } from '../protocol/closed-stream.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
 import { HttpResponseStream } from './http-response-stream.js';
@@ -97,7 +97,7 @@ export class HttpJsonRpc {
       caller,
       protocolVersion: version,
       peer:
-        classified.era === 'legacy'
+        classified.revision === '2025'
           ? callerOf(headers, req.socket.remoteAddress)
           : undefined,
       stream,
@@ -105,7 +105,7 @@ export class HttpJsonRpc {
     const response = await this.protocol.receive(
       classified,
       transport,
-      classified.era === 'modern' ? this.closing(res) : undefined,
+      classified.revision === '2026' ? this.closing(res) : undefined,
     );
     if (stream.finish(response)) {
       return;
@@ -114,7 +114,7 @@ export class HttpJsonRpc {
       res.writeHead(202).end();
       return;
     }
-    const status = statusOf(response, classified.era);
+    const status = statusOf(response, classified.revision);
     const parts = answerParts(response);
     if (parts) {
       return sendJsonParts(res, status, parts);
@@ -150,7 +150,7 @@ export class HttpJsonRpc {
         ? 'the batch is empty'
         : messages.length > MAX_BATCH_SIZE
           ? `a batch holds at most ${MAX_BATCH_SIZE} messages`
-          : classified.some((each) => each.era === 'modern')
+          : classified.some((each) => each.revision === '2026')
             ? 'a 2026-07-28 request (one with a protocol version in its _meta) cannot be part of a batch'
             : undefined;
     if (problem) {
@@ -214,7 +214,7 @@ function carrierRefusal(
   message: unknown,
   version: string | undefined,
 ): JsonRpcResponse | undefined {
-  if (classified.era === 'legacy') {
+  if (classified.revision === '2025') {
     return version !== undefined &&
       !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
       ? McpProtocolError.unsupportedVersion(
@@ -245,7 +245,10 @@ function carrierRefusal(
  * with the body, `-32020`, are refused before the message is served, by
  * `carrierRefusal`.)
  */
-function statusOf(response: JsonRpcResponse, era: ProtocolEra): number {
+function statusOf(
+  response: JsonRpcResponse,
+  revision: ProtocolRevision,
+): number {
   if (!('error' in response)) {
     return 200;
   }
@@ -257,7 +260,7 @@ function statusOf(response: JsonRpcResponse, era: ProtocolEra): number {
     case JSON_RPC_INTERNAL_ERROR:
       return 500;
   }
-  if (era === 'legacy') {
+  if (revision === '2025') {
     return 200;
   }
   if (code === JSON_RPC_METHOD_NOT_FOUND) {

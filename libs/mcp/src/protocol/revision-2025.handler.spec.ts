@@ -15,7 +15,7 @@ import { McpModule } from '../mcp.module.js';
 import { resultValue } from './answer-text.js';
 import { inProcessCall } from './call.spec-support.js';
 import { McpSession } from './mcp-session.js';
-import { LegacyEraHandler } from './legacy-era.handler.js';
+import { Revision2025Handler } from './revision-2025.handler.js';
 import { classifyMessage, type McpRequest } from './mcp-message.js';
 
 /** Two languages, each with its own title for `desk.echo`. */
@@ -97,7 +97,7 @@ function legacyRequest(method: string, params?: object): McpRequest {
     method,
     ...(params ? { params } : {}),
   });
-  if (message.kind !== 'request' || message.era !== 'legacy') {
+  if (message.kind !== 'request' || message.revision !== '2025') {
     throw new Error(`Not a 2025 request: ${JSON.stringify(message)}`);
   }
   return message;
@@ -105,21 +105,21 @@ function legacyRequest(method: string, params?: object): McpRequest {
 
 async function handlerOf(
   module: Type,
-): Promise<[TestingModule, LegacyEraHandler]> {
+): Promise<[TestingModule, Revision2025Handler]> {
   const moduleRef = await Test.createTestingModule({
     imports: [module],
   }).compile();
   moduleRef.useLogger(false);
   await moduleRef.init();
-  return [moduleRef, moduleRef.get(LegacyEraHandler)];
+  return [moduleRef, moduleRef.get(Revision2025Handler)];
 }
 
 const ENGLISH: McpCallerContext = { headers: {} };
 const CHINESE: McpCallerContext = { headers: { 'accept-language': 'zh' } };
 
-describe('LegacyEraHandler (the 2025 methods)', () => {
+describe('Revision2025Handler (the 2025 methods)', () => {
   let moduleRef: TestingModule;
-  let handler: LegacyEraHandler;
+  let handler: Revision2025Handler;
 
   beforeAll(async () => {
     [moduleRef, handler] = await handlerOf(DeskModule);

@@ -14,7 +14,7 @@ import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
  * `-32601`.
  */
 @Injectable()
-export class LegacyEraHandler {
+export class Revision2025Handler {
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly tools: McpTools,

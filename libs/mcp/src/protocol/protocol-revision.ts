@@ -9,11 +9,12 @@ import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 
 /**
- * The protocol era of a message: `modern` is 2026-07-28 and later (every
- * request names its version and capabilities in `params._meta`, no
- * `initialize`), `legacy` the 2025 revisions (an `initialize` handshake).
+ * The protocol revision a message is served by: `'2026'` is 2026-07-28 and
+ * later (every request names its version and capabilities in
+ * `params._meta`, no `initialize`), `'2025'` the 2025 revisions (an
+ * `initialize` handshake).
  */
-export type ProtocolEra = 'modern' | 'legacy';
+export type ProtocolRevision = '2026' | '2025';
 
 /** The `_meta` keys of a 2026 request. */
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';

@@ -13,7 +13,7 @@ import { McpModule } from '../mcp.module.js';
 import { resultValue } from './answer-text.js';
 import { inProcessCall } from './call.spec-support.js';
 import { classifyMessage, type McpRequest } from './mcp-message.js';
-import { ModernEraHandler } from './modern-era.handler.js';
+import { Revision2026Handler } from './revision-2026.handler.js';
 
 /** `zeta.read` has a Chinese title, so the list differs between the languages. */
 class ZetaTexts extends I18nLoader {
@@ -103,7 +103,7 @@ function modernRequest(method: string, params: object = {}): McpRequest {
     method,
     params: { ...params, _meta: META },
   });
-  if (message.kind !== 'request' || message.era !== 'modern') {
+  if (message.kind !== 'request' || message.revision !== '2026') {
     throw new Error(`Not a 2026 request: ${JSON.stringify(message)}`);
   }
   return message;
@@ -127,18 +127,18 @@ const serverInfo = (name: string, version: string) => ({
 const ENGLISH: McpCallerContext = { headers: {} };
 const CHINESE: McpCallerContext = { headers: { 'accept-language': 'zh-CN' } };
 
-describe('ModernEraHandler (the 2026-07-28 methods)', () => {
+describe('Revision2026Handler (the 2026-07-28 methods)', () => {
   const modules: TestingModule[] = [];
-  let board: ModernEraHandler;
-  let uncached: ModernEraHandler;
+  let board: Revision2026Handler;
+  let uncached: Revision2026Handler;
 
-  const handlerOf = async (module: Type): Promise<ModernEraHandler> => {
+  const handlerOf = async (module: Type): Promise<Revision2026Handler> => {
     const moduleRef = await Test.createTestingModule({
       imports: [module],
     }).compile();
     moduleRef.useLogger(false);
     modules.push(await moduleRef.init());
-    return moduleRef.get(ModernEraHandler);
+    return moduleRef.get(Revision2026Handler);
   };
 
   beforeAll(async () => {
@@ -149,7 +149,7 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
 
   /** The result of a request, read as a client reads it. */
   const answer = async (
-    handler: ModernEraHandler,
+    handler: Revision2026Handler,
     method: string,
     params?: object,
     caller: McpCallerContext = ENGLISH,
@@ -200,7 +200,7 @@ describe('ModernEraHandler (the 2026-07-28 methods)', () => {
 
   describe('tools/list', () => {
     const list = async (
-      handler: ModernEraHandler,
+      handler: Revision2026Handler,
       caller: McpCallerContext = ENGLISH,
     ) => (await answer(handler, 'tools/list', {}, caller)) as ModernList;
 

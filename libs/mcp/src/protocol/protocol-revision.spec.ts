@@ -1,9 +1,9 @@
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { classifyMessage } from './mcp-message.js';
-import { readRequestMeta } from './protocol-era.js';
+import { readRequestMeta } from './protocol-revision.js';
 
-const eraOf = (message: unknown, carrierVersion?: string) =>
-  classifyMessage(message, carrierVersion).era;
+const revisionOf = (message: unknown, carrierVersion?: string) =>
+  classifyMessage(message, carrierVersion).revision;
 
 const VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -28,7 +28,7 @@ function refusal(params: Record<string, unknown>): McpProtocolError {
   throw new Error(`readRequestMeta accepted ${JSON.stringify(params)}`);
 }
 
-describe('the era classifyMessage reads', () => {
+describe('the revision classifyMessage reads', () => {
   it.each<[string, unknown]>([
     ['a request with the version in _meta', request({ _meta: META })],
     [
@@ -52,7 +52,7 @@ describe('the era classifyMessage reads', () => {
       },
     ],
   ])('%s is modern', (_case, message) => {
-    expect(eraOf(message)).toBe('modern');
+    expect(revisionOf(message)).toBe('2026');
   });
 
   it.each<[string, unknown]>([
@@ -77,18 +77,18 @@ describe('the era classifyMessage reads', () => {
     ['a batch', [request({ _meta: META })]],
     ['not an object', 'tools/list'],
   ])('%s is legacy', (_case, message) => {
-    expect(eraOf(message)).toBe('legacy');
+    expect(revisionOf(message)).toBe('2025');
   });
 
   it('a 2026 version named by the carrier makes any message modern', () => {
-    expect(eraOf(request(), '2026-07-28')).toBe('modern');
-    expect(eraOf([request()], '2026-07-28')).toBe('modern');
+    expect(revisionOf(request(), '2026-07-28')).toBe('2026');
+    expect(revisionOf([request()], '2026-07-28')).toBe('2026');
   });
 
   it.each(['2025-11-25', '2025-03-26', '1999-01-01', undefined])(
     'the carrier naming %s leaves a message without _meta legacy',
     (version) => {
-      expect(eraOf(request(), version)).toBe('legacy');
+      expect(revisionOf(request(), version)).toBe('2025');
     },
   );
 });

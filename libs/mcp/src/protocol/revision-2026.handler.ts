@@ -14,7 +14,7 @@ import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
  * included) is `-32601`.
  */
 @Injectable()
-export class ModernEraHandler {
+export class Revision2026Handler {
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly tools: McpTools,
