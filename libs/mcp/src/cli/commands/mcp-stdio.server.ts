@@ -7,7 +7,7 @@ import {
 } from '../../protocol/greeting.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import { McpProtocol } from '../../protocol/mcp-protocol.js';
-import type { McpStdioServer } from '../../transports/stdio/mcp-stdio.session.js';
+import type { McpStdioServer } from '../../transports/stdio/stdio-options.js';
 import { listPrincipalOf } from '../../transports/outer-authenticator.js';
 import { StartFailure } from '../cli-app.runner.js';
 import { type ContextOptions, contextHeaders } from '../cli-options.js';

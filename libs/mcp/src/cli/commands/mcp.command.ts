@@ -1,10 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import type { McpGreetingSettings } from '../../protocol/greeting.js';
-import {
-  McpStdioSession,
-  type McpStdioServer,
-} from '../../transports/stdio/mcp-stdio.session.js';
+import { McpStdioSession } from '../../transports/stdio/mcp-stdio.session.js';
+import type { McpStdioServer } from '../../transports/stdio/stdio-options.js';
 import type { CliAppRunner } from '../cli-app.runner.js';
 import { CLI_EXIT } from '../cli-exit.js';
 import { type ContextOptions, withContextOptions } from '../cli-options.js';

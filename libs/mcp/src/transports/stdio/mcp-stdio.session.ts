@@ -1,55 +1,19 @@
-import type { Readable } from 'node:stream';
 import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
-import { JSON_RPC_INTERNAL_ERROR } from '../../json-rpc/json-rpc.types.js';
 import type { McpCallerContext } from '../../mcp-caller.context.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../../mcp.constants.js';
-import {
-  greetingAnswer,
-  type McpGreetingSettings,
-} from '../../protocol/greeting.js';
+import type { McpGreetingSettings } from '../../protocol/greeting.js';
 import { classifyMessage } from '../../protocol/mcp-message.js';
 import type { McpProtocol } from '../../protocol/mcp-protocol.js';
 import { McpSession } from '../../protocol/mcp-session.js';
 import type { McpTransport } from '../../protocol/mcp-transport.js';
 import { LineReader } from './stdio-lines.js';
-import { LineWriter, type McpStdioOutput } from './stdio-output.js';
-
-export type { McpStdioOutput } from './stdio-output.js';
-
-/** What serves a session's messages. */
-export interface McpStdioServer {
-  readonly protocol: McpProtocol;
-  /** The context of every call of the session (credentials, locale, timeout). */
-  readonly caller: McpCallerContext;
-  /** The longest line, in bytes; a longer one is refused and skipped. */
-  readonly maxMessageSize: number;
-}
-
-/** Where a stdio session reads and writes. */
-export interface McpStdioStreams {
-  /** One JSON-RPC message per line, decoded as UTF-8. */
-  readonly input: Readable;
-  /** Protocol messages only, one per line, pure ASCII. */
-  readonly output: McpStdioOutput;
-  /**
-   * The most calls under way at once: at that many, no further line is
-   * taken (reading pauses) until one finishes. Default 64.
-   */
-  readonly maxInFlight?: number;
-}
-
-/** How a stdio session reads, writes and calls. */
-export interface McpStdioSessionOptions
-  extends McpStdioStreams, Omit<McpStdioServer, 'protocol'> {}
-
-/** How a session that starts before its server reads, writes and greets. */
-export interface McpStdioStartOptions extends McpStdioStreams {
-  /**
-   * What `initialize` and `server/discover` are answered with while the
-   * server loads; without it, every message waits for the server.
-   */
-  readonly greeting?: McpGreetingSettings;
-}
+import { LineWriter } from './stdio-output.js';
+import { earlyGreeting, startFailureAnswer } from './stdio-start.js';
+import type {
+  McpStdioServer,
+  McpStdioSessionOptions,
+  McpStdioStartOptions,
+} from './stdio-options.js';
 
 /**
  * MCP over stdio: one JSON-RPC message per line in, one answer per line
@@ -201,21 +165,10 @@ export class McpStdioSession {
   }
 
   private serverFailed(error: unknown): void {
-    // The held message gets the answer it can have without the server: a
-    // request -32603, a refused message its refusal, a notification none.
-    const held = this.held && classifyMessage(this.held.message);
+    const answer = this.held && startFailureAnswer(this.held.message, error);
     this.held = undefined;
-    if (held?.kind === 'refused') {
-      this.writer.write(held.error.toResponse(held.id));
-    } else if (held?.kind === 'request') {
-      this.writer.write({
-        jsonrpc: '2.0',
-        id: held.id,
-        error: {
-          code: JSON_RPC_INTERNAL_ERROR,
-          message: `The server did not start: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      });
+    if (answer) {
+      this.writer.write(answer);
     }
     this.writer.flush();
     this.options.input.pause();
@@ -297,14 +250,9 @@ export class McpStdioSession {
    * for the server, and no line after it is taken until then.
    */
   private early(message: unknown): void {
-    const classified = classifyMessage(message);
-    const answer = this.greeting && greetingAnswer(classified, this.greeting);
+    const answer =
+      this.greeting && earlyGreeting(message, this.greeting, this.session);
     if (answer) {
-      const agreed = (answer as { result?: { protocolVersion?: string } })
-        .result?.protocolVersion;
-      if (agreed !== undefined) {
-        this.session.protocolVersion = agreed;
-      }
       this.writer.write(answer);
       // Once this turn's lines are written: loading the app holds the event loop.
       setImmediate(() => this.startServer());

@@ -9,7 +9,8 @@ import { McpProtocol } from '../../protocol/mcp-protocol.js';
 import { McpModule } from '../../mcp.module.js';
 import { answerText } from '../../protocol/answer-text.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
-import { McpStdioSession, type McpStdioServer } from './mcp-stdio.session.js';
+import { McpStdioSession } from './mcp-stdio.session.js';
+import type { McpStdioServer } from './stdio-options.js';
 import { asciiJson } from './stdio-output.js';
 
 @Injectable()
