@@ -127,7 +127,7 @@ describe('requireToken', () => {
 
     expect(reply.status).toBe(401);
     expect(reply.header('content-type')).toMatch(/^application\/problem\+json/);
-    expect(reply.header('www-authenticate')).toBe('ApiKey realm="order-desk"');
+    expect(reply.header('www-authenticate')).toBe('ApiKey realm="nestops"');
     expect(reply.json()).toMatchObject({ detail: 'Credentials are required.' });
   });
 
