@@ -11,19 +11,20 @@ import type { McpStdioServer } from '../../transports/stdio/stdio-options.js';
 import { listPrincipalOf } from '../../transports/outer-authenticator.js';
 import { StartFailure } from '../cli-app.runner.js';
 import { type ContextOptions, contextHeaders } from '../cli-options.js';
-import { McpCommand } from './mcp.command.js';
 
 /**
  * What serves the `mcp` command's session in the started app: its
  * protocol layer, the context of every call, its longest line. `greeting`, what
  * the session answered before the app had loaded, must be what the app
- * answers: otherwise the command ends, naming both (on stderr).
+ * answers: otherwise the command ends, naming both (on stderr). `command`
+ * is the class the app's `authGuard` sees as the handler's.
  */
 export async function stdioServer(
   app: INestApplicationContext,
   options: ContextOptions,
   greeting: McpGreetingSettings | undefined,
   name: string,
+  command: Function,
 ): Promise<McpStdioServer> {
   const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
   if (greeting !== undefined) {
@@ -38,7 +39,7 @@ export async function stdioServer(
       // Under toolListPerCaller, the list is that of the principal the
       // module's authGuard makes of --authorization, as at the HTTP
       // endpoint; each call is judged by its own guards either way.
-      principal: await listPrincipalOf(app, headers, McpCommand),
+      principal: await listPrincipalOf(app, headers, command),
       locale: options.locale,
       timeout: options.timeout,
     },

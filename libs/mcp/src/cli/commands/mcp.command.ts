@@ -57,6 +57,12 @@ export class McpCommand implements CliCommand {
   ): Promise<McpStdioServer> {
     const app = await start();
     const { stdioServer } = await import('./mcp-stdio.server.js');
-    return stdioServer(app, options, this.greeting, this.runner.name);
+    return stdioServer(
+      app,
+      options,
+      this.greeting,
+      this.runner.name,
+      McpCommand,
+    );
   }
 }
