@@ -33,6 +33,7 @@ export class McpDispatcher {
   /** The answer to `call`'s request. */
   answer(call: McpCall): Promise<JsonRpcResponse> {
     const observed = this.telemetry.begin(call);
+    call.observer = observed;
     return observed ? this.observe(observed, call) : this.respond(call);
   }
 
@@ -41,20 +42,17 @@ export class McpDispatcher {
     observed: RequestTelemetry,
     call: McpCall,
   ): Promise<JsonRpcResponse> {
-    const response = await observed.run(() => this.respond(call, observed));
+    const response = await observed.run(() => this.respond(call));
     observed.end(response);
     return response;
   }
 
-  private async respond(
-    call: McpCall,
-    observed?: RequestTelemetry,
-  ): Promise<JsonRpcResponse> {
+  private async respond(call: McpCall): Promise<JsonRpcResponse> {
     const { request } = call;
     try {
       const handler =
         request.revision === '2026' ? this.revision2026 : this.revision2025;
-      const result = await handler.answer(call, observed);
+      const result = await handler.answer(call);
       return { jsonrpc: '2.0', id: request.id, result };
     } catch (error) {
       if (error instanceof McpProtocolError) {

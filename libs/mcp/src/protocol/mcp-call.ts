@@ -1,4 +1,8 @@
-import type { ResponseStream } from '@nestops/operations';
+import type {
+  InvocationRecord,
+  InvocationResult,
+  ResponseStream,
+} from '@nestops/operations';
 import type { McpRequest } from './mcp-message.js';
 import type { CallerLogging } from '../mcp-caller.context.js';
 import type { McpTransport } from './mcp-transport.js';
@@ -13,6 +17,14 @@ export interface CallSession {
   protocolVersion: string | undefined;
   /** The client's `logging/setLevel`. */
   readonly logging: CallerLogging;
+}
+
+/** What observes a call for the app's telemetry and audit trail. */
+export interface CallObserver {
+  /** Told once, when the operation is answered, what the invoker records. */
+  readonly observe: (record: InvocationRecord) => void;
+  /** What the call's operation answered. */
+  answered(result: InvocationResult): void;
 }
 
 /** Options of one request the server sends the client. */
@@ -44,6 +56,8 @@ export class McpCall {
   private ended = false;
   /** The stream ahead of the answer: the transport's, until the call ends. */
   readonly stream: ResponseStream;
+  /** What observes the call, when the app's telemetry or audit trail does. */
+  observer: CallObserver | undefined;
 
   constructor(
     readonly request: McpRequest,

@@ -7,7 +7,6 @@ import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { mcpCallReporter } from './call-notifications.js';
 import type { RawJson } from './answer-text.js';
 import { McpAnswerWriter } from './answer.writer.js';
-import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
  * `tools/list` and `tools/call`, the methods both revisions have, each written
@@ -57,10 +56,7 @@ export class McpTools {
    * or arguments that are not an object), then the operation called
    * through the one invocation API, with the carrier's response stream.
    */
-  async call(
-    call: McpCall,
-    telemetry?: RequestTelemetry,
-  ): Promise<RawJson | object> {
+  async call(call: McpCall): Promise<RawJson | object> {
     const { params, revision } = call.request;
     const { caller } = call.transport;
     const name = params.name;
@@ -86,9 +82,9 @@ export class McpTools {
       signal: call.signal,
       responseStream: call.stream,
       reporter: mcpCallReporter(params, call.logLevel, call.stream),
-      observe: telemetry?.observe,
+      observe: call.observer?.observe,
     });
-    telemetry?.answered(result);
+    call.observer?.answered(result);
     return this.writer.toolResult(result, revision);
   }
 }

@@ -5,7 +5,6 @@ import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { setLogLevel } from './call-notifications.js';
 import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
-import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
  * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
@@ -21,7 +20,7 @@ export class Revision2025Handler {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  answer(call: McpCall, telemetry?: RequestTelemetry): unknown {
+  answer(call: McpCall): unknown {
     const { request } = call;
     switch (request.method) {
       case 'initialize': {
@@ -37,7 +36,7 @@ export class Revision2025Handler {
       case 'tools/list':
         return this.tools.list(call);
       case 'tools/call':
-        return this.tools.call(call, telemetry);
+        return this.tools.call(call);
       case 'logging/setLevel':
         return setLogLevel(request.params, call.session.logging);
       default:

@@ -4,7 +4,6 @@ import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { discoverResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
-import type { RequestTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
@@ -21,14 +20,14 @@ export class Revision2026Handler {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  answer(call: McpCall, telemetry?: RequestTelemetry): unknown {
+  answer(call: McpCall): unknown {
     switch (call.request.method) {
       case 'server/discover':
         return discoverResult(this.settings);
       case 'tools/list':
         return this.tools.list(call);
       case 'tools/call':
-        return this.tools.call(call, telemetry);
+        return this.tools.call(call);
       default:
         throw McpProtocolError.methodNotFound(call.request.method);
     }
