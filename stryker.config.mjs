@@ -10,6 +10,9 @@ const group = mutationGroup();
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
+  // Equivalent mutants, each with its reason (scripts/stryker-equivalent-mutants.mjs).
+  plugins: ['@stryker-mutator/*', './scripts/stryker-equivalent-mutants.mjs'],
+  ignorers: ['equivalent-mutants'],
   vitest: { configFile: 'vitest.stryker.config.mts', related: false },
   coverageAnalysis: 'perTest',
   mutate:

@@ -1,0 +1,56 @@
+// The mutants `npm run test:mutation` ignores, with the reason for each:
+// places where every mutant is equivalent (the code behaves the same) or
+// where only the Nest 11 pass of .ci/run reaches the code. Kept here, not as
+// comments in the libraries' code. Each place is a file and a piece of one
+// line of it; the outermost code that starts on that line is ignored whole.
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
+
+/** @type {ReadonlyArray<{ file: string, line: string, reason: string }>} */
+export const EQUIVALENT_MUTANTS = [
+  {
+    file: 'libs/typeorm/src/transaction.interceptor.ts',
+    line: 'lastValueFrom(',
+    reason:
+      'equivalent: rxjs resolves an empty source to the defaultValue of any config object, {} too',
+  },
+  {
+    file: 'libs/typeorm/src/transaction.interceptor.ts',
+    line: "addEventListener('abort'",
+    reason:
+      'equivalent: the listener is removed in `finally` whether or not it ran',
+  },
+];
+
+const root = resolve(import.meta.dirname, '..');
+const lines = new Map();
+
+/** The text of line `n` (1-based) of `file`, read once. */
+function lineOf(file, n) {
+  if (!lines.has(file)) {
+    lines.set(file, readFileSync(file, 'utf8').split('\n'));
+  }
+  return lines.get(file)[n - 1] ?? '';
+}
+
+/** Ignores the places the list names; Stryker asks of every node, outermost first. */
+const ignorer = {
+  shouldIgnore(path) {
+    const file = path.hub?.file?.opts?.filename;
+    const start = path.node.loc?.start.line;
+    if (!file || start === undefined) {
+      return undefined;
+    }
+    const name = relative(root, file).replace(/^\.stryker-tmp\/[^/]+\//, '');
+    const found = EQUIVALENT_MUTANTS.find(
+      (place) =>
+        name.endsWith(place.file) && lineOf(file, start).includes(place.line),
+    );
+    return found?.reason;
+  },
+};
+
+export const strykerPlugins = [
+  declareValuePlugin(PluginKind.Ignore, 'equivalent-mutants', ignorer),
+];
