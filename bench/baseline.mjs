@@ -10,7 +10,10 @@
 // (en-US) on the app with 1,000 operations. Prints, per load, each build's
 // median requests/s and server CPU time per request, and the ratio of this
 // build to the revision's (median of the rounds, with their range); writes
-// bench/results/<date>-baseline.json. About 2 minutes (BENCH_ROUNDS, default 5).
+// bench/results/<date>-baseline.json. Then the stdio host of each build
+// (bench/servers/nestops-stdio.cjs, 20,000 tools/call lines, 64 under way):
+// its server CPU per call and its peak RSS, side by side in the same rounds.
+// About 3 minutes (BENCH_ROUNDS, default 5).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,7 +22,14 @@ import { fileURLToPath } from 'node:url';
 import { load, loadBytes } from './lib/load.mjs';
 import { machineInfo, machineLine } from './lib/machine.mjs';
 import { checkOutRevision, git, median } from './lib/revision.mjs';
-import { NESTOPS_HTTP, rpc, startServer, verify } from './lib/servers.mjs';
+import {
+  AUTHORIZATION,
+  NESTOPS_HTTP,
+  rpc,
+  startServer,
+  verify,
+} from './lib/servers.mjs';
+import { stdioRun } from './lib/stdio-run.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
@@ -34,6 +44,7 @@ const OPERATIONS = 1000;
 const WARMUP = { duration: 2 };
 const MEASURED = { duration: 5 };
 const CONNECTIONS = 50;
+const STDIO = { calls: 20_000, warmup: 2_000, inFlight: 64 };
 
 const LIST = {
   path: '/mcp',
@@ -106,6 +117,52 @@ try {
       }
     }
   }
+  const stdioSamples = { current: [], baseline: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...builds].reverse() : builds;
+    for (const build of order) {
+      const root = build.id === 'current' ? ROOT : dir;
+      const sample = await stdioRun(
+        {
+          id: `stdio ${build.id}`,
+          args: [
+            join(root, 'bench', 'servers', 'nestops-stdio.cjs'),
+            'mcp',
+            '--authorization',
+            AUTHORIZATION,
+          ],
+          env: { BENCH_OPS: '1' },
+        },
+        STDIO,
+      );
+      stdioSamples[build.id].push(sample);
+      log(
+        `round ${round + 1}/${ROUNDS} stdio ${build.id.padEnd(8)} ${sample.callsPerSecond.toFixed(0)} calls/s, server CPU ${sample.cpuUs.toFixed(1)} µs/call, peak RSS ${(sample.peakRss / 2 ** 20).toFixed(1)} MiB`,
+      );
+    }
+  }
+  const stdio = {
+    ...STDIO,
+    current: {
+      cpuUs: median(stdioSamples.current.map((s) => s.cpuUs)),
+      peakRss: median(stdioSamples.current.map((s) => s.peakRss)),
+    },
+    baseline: {
+      cpuUs: median(stdioSamples.baseline.map((s) => s.cpuUs)),
+      peakRss: median(stdioSamples.baseline.map((s) => s.peakRss)),
+    },
+    cpuRatio: median(
+      stdioSamples.current.map(
+        (s, i) => s.cpuUs / stdioSamples.baseline[i].cpuUs,
+      ),
+    ),
+    peakRssRatio: median(
+      stdioSamples.current.map(
+        (s, i) => s.peakRss / stdioSamples.baseline[i].peakRss,
+      ),
+    ),
+    rounds: stdioSamples,
+  };
   const rows = loads.map((each) => {
     const [now, then] = builds.map((b) => samples[`${each.id}|${b.id}`]);
     const ratios = now.map((s, i) => s.rps / then[i].rps);
@@ -140,6 +197,10 @@ try {
     console.log(
       `| ${r.load} | ${r.current.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${x(r.rpsRatio)} (${x(r.rpsRatioRange[0])} to ${x(r.rpsRatioRange[1])}) | ${r.current.cpuUs.toFixed(0)} | ${r.baseline.cpuUs.toFixed(0)} | ${x(r.cpuRatio)} (${x(r.cpuRatioRange[0])} to ${x(r.cpuRatioRange[1])}) |`,
     );
+  const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  console.log(
+    `\nstdio host (${STDIO.calls} tools/call lines, ${STDIO.inFlight} under way): server CPU ${stdio.current.cpuUs.toFixed(1)} against ${stdio.baseline.cpuUs.toFixed(1)} µs/call (${x(stdio.cpuRatio)}), peak RSS ${mib(stdio.current.peakRss)} against ${mib(stdio.baseline.peakRss)} (${x(stdio.peakRssRatio)})`,
+  );
   const out = process.env.BENCH_OUT ?? join(BENCH, 'results');
   mkdirSync(out, { recursive: true });
   const file = join(
@@ -149,7 +210,14 @@ try {
   writeFileSync(
     file,
     JSON.stringify(
-      { machine: machineInfo(), head, baseline: commit, rounds: ROUNDS, rows },
+      {
+        machine: machineInfo(),
+        head,
+        baseline: commit,
+        rounds: ROUNDS,
+        rows,
+        stdio,
+      },
       null,
       2,
     ) + '\n',

@@ -5,6 +5,7 @@ import type {
 } from '@nestops/operations';
 import type { McpRequest } from './mcp-message.js';
 import type { CallerLogging } from '../mcp-caller.context.js';
+import { CallCancel } from './call-cancel.js';
 import type { McpTransport } from './mcp-transport.js';
 import {
   McpServerRequestError,
@@ -33,15 +34,27 @@ export interface ServerRequestOptions {
   readonly timeoutMs?: number;
 }
 
-/** The call each call's stream belongs to (see `mcpCallOf`). */
-const callsByStream = new WeakMap<ResponseStream, McpCall>();
-
 /**
  * The MCP call an operation's invocation came from, found by the response
  * stream the call gave it; undefined for a call that did not come over MCP.
  */
 export function mcpCallOf(stream: ResponseStream): McpCall | undefined {
-  return callsByStream.get(stream);
+  return stream instanceof CallStream ? stream.call : undefined;
+}
+
+/** A call's stream ahead of its answer: the transport's, until the call ends. */
+class CallStream implements ResponseStream {
+  constructor(readonly call: McpCall) {}
+
+  get open(): boolean {
+    return this.call.isOpen();
+  }
+
+  send(message: Readonly<Record<string, unknown>>): void {
+    if (this.call.isOpen()) {
+      this.call.transport.stream.send(message);
+    }
+  }
 }
 
 /**
@@ -52,7 +65,7 @@ export function mcpCallOf(stream: ResponseStream): McpCall | undefined {
  * (`sendRequest`). Made by the protocol layer for every request.
  */
 export class McpCall {
-  private readonly abort = new AbortController();
+  private readonly cancellation = new CallCancel();
   private ended = false;
   /** The stream ahead of the answer: the transport's, until the call ends. */
   readonly stream: ResponseStream;
@@ -65,28 +78,20 @@ export class McpCall {
     readonly session: CallSession,
     private readonly requests: ServerRequests,
   ) {
-    const isOpen = () => this.isOpen();
-    this.stream = {
-      get open() {
-        return isOpen();
-      },
-      send(message) {
-        if (isOpen()) {
-          transport.stream.send(message);
-        }
-      },
-    };
-    callsByStream.set(this.stream, this);
+    this.stream = new CallStream(this);
   }
 
-  /** Aborted when the client cancels the call. */
-  get signal(): AbortSignal {
-    return this.abort.signal;
+  /**
+   * Aborted when the client cancels the call: what the invoker watches
+   * (one listener, far cheaper than an `AbortController` per call).
+   */
+  get signal(): CallCancel {
+    return this.cancellation;
   }
 
   /** Whether the client cancelled the call. */
   get cancelled(): boolean {
-    return this.abort.signal.aborted;
+    return this.cancellation.aborted;
   }
 
   /**
@@ -149,8 +154,7 @@ export class McpCall {
 
   /** Cancels the call (the client asked to): its pending requests are dropped. */
   cancel(): void {
-    if (!this.abort.signal.aborted) {
-      this.abort.abort();
+    if (this.cancellation.cancel()) {
       this.requests.dropAll(this, 'the call was cancelled');
     }
   }
@@ -161,9 +165,10 @@ export class McpCall {
     this.requests.dropAll(this, 'the call ended before the client answered');
   }
 
-  private isOpen(): boolean {
+  /** @internal Whether the call's stream reaches its client. */
+  isOpen(): boolean {
     return (
-      !this.ended && !this.abort.signal.aborted && this.transport.stream.open
+      !this.ended && !this.cancellation.aborted && this.transport.stream.open
     );
   }
 }
