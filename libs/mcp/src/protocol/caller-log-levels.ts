@@ -20,26 +20,40 @@ export class CallerLogLevels {
 
   /** The level of caller `who`, read and set through the returned holder. */
   of(who: string): CallerLogging {
-    const levels = this.levels;
-    const max = this.max;
-    let key: string | undefined;
-    const keyOf = () =>
-      (key ??= createHash('sha256').update(who).digest('base64'));
-    return {
-      get level() {
-        // No caller has set a level: nothing to look up.
-        return levels.size === 0 ? undefined : levels.get(keyOf());
-      },
-      set level(level: string | undefined) {
-        levels.delete(keyOf());
-        if (level === undefined) {
-          return;
-        }
-        levels.set(keyOf(), level);
-        if (levels.size > max) {
-          levels.delete(levels.keys().next().value as string);
-        }
-      },
-    };
+    return new CallerLevel(this.levels, this.max, who);
+  }
+}
+
+/** One caller's level in the map; its key is hashed when first needed. */
+class CallerLevel implements CallerLogging {
+  private key?: string;
+
+  constructor(
+    private readonly levels: Map<string, string>,
+    private readonly max: number,
+    private readonly who: string,
+  ) {}
+
+  get level(): string | undefined {
+    // No caller has set a level: nothing to look up.
+    return this.levels.size === 0 ? undefined : this.levels.get(this.keyOf());
+  }
+
+  set level(level: string | undefined) {
+    const { levels } = this;
+    levels.delete(this.keyOf());
+    if (level === undefined) {
+      return;
+    }
+    levels.set(this.keyOf(), level);
+    if (levels.size > this.max) {
+      levels.delete(levels.keys().next().value as string);
+    }
+  }
+
+  private keyOf(): string {
+    return (this.key ??= createHash('sha256')
+      .update(this.who)
+      .digest('base64'));
   }
 }

@@ -7,10 +7,7 @@ import type { McpRequest } from './mcp-message.js';
 import type { CallerLogging } from '../mcp-caller.context.js';
 import { CallCancel } from './call-cancel.js';
 import type { McpTransport } from './mcp-transport.js';
-import {
-  McpServerRequestError,
-  type ServerRequests,
-} from './server-requests.js';
+import { McpServerRequestError } from './server-requests.js';
 
 /** What a call reads of its session. */
 export interface CallSession {
@@ -18,6 +15,16 @@ export interface CallSession {
   protocolVersion: string | undefined;
   /** The client's `logging/setLevel`. */
   readonly logging: CallerLogging;
+  /** Sends the client a request for `owner` (see `ServerRequests.send`). */
+  sendRequest(
+    owner: object,
+    method: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+    write: (message: object) => void,
+    timeoutMs?: number,
+  ): Promise<unknown>;
+  /** Gives up the requests `owner` sent. */
+  dropRequests(owner: object, why: string): void;
 }
 
 /** What observes a call for the app's telemetry and audit trail. */
@@ -76,7 +83,6 @@ export class McpCall {
     readonly request: McpRequest,
     readonly transport: McpTransport,
     readonly session: CallSession,
-    private readonly requests: ServerRequests,
   ) {
     this.stream = new CallStream(this);
   }
@@ -142,7 +148,7 @@ export class McpCall {
         ),
       );
     }
-    return this.requests.send(
+    return this.session.sendRequest(
       this,
       method,
       params,
@@ -155,14 +161,17 @@ export class McpCall {
   /** Cancels the call (the client asked to): its pending requests are dropped. */
   cancel(): void {
     if (this.cancellation.cancel()) {
-      this.requests.dropAll(this, 'the call was cancelled');
+      this.session.dropRequests(this, 'the call was cancelled');
     }
   }
 
   /** Ends the call once it is answered: its stream closes, its pending requests are dropped. */
   end(): void {
     this.ended = true;
-    this.requests.dropAll(this, 'the call ended before the client answered');
+    this.session.dropRequests(
+      this,
+      'the call ended before the client answered',
+    );
   }
 
   /** @internal Whether the call's stream reaches its client. */

@@ -1,6 +1,6 @@
 import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
 import type { CallerLogging } from '../mcp-caller.context.js';
-import { McpCall } from './mcp-call.js';
+import { type CallSession, McpCall } from './mcp-call.js';
 import type { McpClientResponse, McpRequest } from './mcp-message.js';
 import type { McpTransport } from './mcp-transport.js';
 import { ServerRequests } from './server-requests.js';
@@ -13,11 +13,12 @@ import { ServerRequests } from './server-requests.js';
  * caller's session lives on this instance while it has calls under way or
  * answers awaited (see `McpProtocol`); a 2026 request has one of its own.
  */
-export class McpSession {
+export class McpSession implements CallSession {
   /** The version an answered `initialize` agreed; undefined before. */
   protocolVersion: string | undefined;
   private readonly calls = new Map<JsonRpcId, McpCall>();
-  private readonly requests = new ServerRequests();
+  /** Made when the first call sends the client a request. */
+  private requestsSent?: ServerRequests;
 
   constructor(
     /** Where the client's `logging/setLevel` is kept. */
@@ -26,7 +27,7 @@ export class McpSession {
 
   /** Whether nothing is under way or awaited: the session may be let go. */
   get idle(): boolean {
-    return this.calls.size === 0 && this.requests.size === 0;
+    return this.calls.size === 0 && (this.requestsSent?.size ?? 0) === 0;
   }
 
   /**
@@ -35,7 +36,7 @@ export class McpSession {
    * the id).
    */
   begin(request: McpRequest, transport: McpTransport): McpCall {
-    const call = new McpCall(request, transport, this, this.requests);
+    const call = new McpCall(request, transport, this);
     if (!this.calls.has(request.id)) {
       this.calls.set(request.id, call);
     }
@@ -64,6 +65,25 @@ export class McpSession {
 
   /** Settles the request a client's response answers; unknown ids are ignored. */
   settle(response: McpClientResponse): boolean {
-    return this.requests.settle(response);
+    return this.requestsSent?.settle(response) ?? false;
+  }
+
+  /** Sends the client a request for `owner`, a call (see `ServerRequests.send`). */
+  sendRequest(
+    owner: object,
+    method: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+    write: (message: object) => void,
+    timeoutMs?: number,
+  ): Promise<unknown> {
+    this.requestsSent ??= new ServerRequests();
+    return this.requestsSent.send(owner, method, params, write, timeoutMs);
+  }
+
+  /** Gives up the requests `owner` sent; their late answers are ignored. */
+  dropRequests(owner: object, why: string): void {
+    if (this.requestsSent?.size) {
+      this.requestsSent.dropAll(owner, why);
+    }
   }
 }
