@@ -1,25 +1,35 @@
 // The mutants `npm run test:mutation` ignores, with the reason for each:
 // places where every mutant is equivalent (the code behaves the same) or
 // where only the Nest 11 pass of .ci/run reaches the code. Kept here, not as
-// comments in the libraries' code. Each place is a file and a piece of one
-// line of it; the outermost code that starts on that line is ignored whole.
+// comments in the libraries' code. Each place is a file, a piece of one line
+// of it and the kind of code (a Babel node type) on that line whose mutants
+// are ignored, with everything inside it.
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
-/** @type {ReadonlyArray<{ file: string, line: string, reason: string }>} */
+/** @type {ReadonlyArray<{ file: string, line: string, node: string, reason: string }>} */
 export const EQUIVALENT_MUTANTS = [
   {
     file: 'libs/typeorm/src/transaction.interceptor.ts',
-    line: 'lastValueFrom(',
+    line: 'lastValueFrom(next.handle(), { defaultValue: undefined })',
+    node: 'ObjectExpression',
     reason:
       'equivalent: rxjs resolves an empty source to the defaultValue of any config object, {} too',
   },
   {
     file: 'libs/typeorm/src/transaction.interceptor.ts',
-    line: "addEventListener('abort'",
+    line: "signal.addEventListener('abort', onAbort, { once: true })",
+    node: 'ObjectExpression',
     reason:
       'equivalent: the listener is removed in `finally` whether or not it ran',
+  },
+  {
+    file: 'libs/mcp/src/lifecycle/connection-drain.ts',
+    line: 'if (wait > 0) {',
+    node: 'BinaryExpression',
+    reason:
+      'equivalent: at 0, `>=` sets a 0 ms timer that makes the same check again',
   },
 ];
 
@@ -34,7 +44,7 @@ function lineOf(file, n) {
   return lines.get(file)[n - 1] ?? '';
 }
 
-/** Ignores the places the list names; Stryker asks of every node, outermost first. */
+/** Ignores the places the list names; Stryker asks of every node. */
 const ignorer = {
   shouldIgnore(path) {
     const file = path.hub?.file?.opts?.filename;
@@ -42,10 +52,13 @@ const ignorer = {
     if (!file || start === undefined) {
       return undefined;
     }
+    const { type } = path.node;
     const name = relative(root, file).replace(/^\.stryker-tmp\/[^/]+\//, '');
     const found = EQUIVALENT_MUTANTS.find(
       (place) =>
-        name.endsWith(place.file) && lineOf(file, start).includes(place.line),
+        place.node === type &&
+        name.endsWith(place.file) &&
+        lineOf(file, start).includes(place.line),
     );
     return found?.reason;
   },

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { McpModule } from '@nestops/mcp';
+import { McpModule, McpServerLifecycleModule } from '@nestops/mcp';
 import { AcceptLanguageResolver, I18nModule } from 'nestjs-i18n';
 import { join } from 'node:path';
 import { UnitOfWorkModule } from '@nestops/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { TenantGuard } from './auth/tenant.guard';
 import { databaseOptions } from './database/database.options';
-import { mcpOptions } from './mcp.options';
+import { lifecycleOptions, mcpOptions } from './mcp.options';
 import { OrdersModule } from './orders/orders.module';
 
 @Module({
@@ -27,6 +27,9 @@ import { OrdersModule } from './orders/orders.module';
     // Options from the environment (`src/mcp.options.ts`): API keys, or
     // OAuth mode with OAUTH_ISSUER.
     McpModule.forRootAsync({ useFactory: () => mcpOptions() }),
+    // Readiness, and no lost request when an instance restarts behind a
+    // load balancer (src/mcp.options.ts: SHUTDOWN_DRAIN_DELAY).
+    McpServerLifecycleModule.forRoot(lifecycleOptions()),
     OrdersModule,
   ],
   providers: [

@@ -1,12 +1,27 @@
-import type { McpModuleOptions } from '@nestops/mcp';
+import type { McpModuleOptions, McpServerLifecycleOptions } from '@nestops/mcp';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { MCP_SERVER } from './mcp.server';
 
 /**
+ * How the sample's server leaves service, from its environment:
+ * `GET /ready` answers its readiness, and `SHUTDOWN_DRAIN_DELAY=<ms>` is how
+ * long, on a shutdown signal, it answers `503` while the app serves on,
+ * before it stops taking connections (default 0).
+ */
+export function lifecycleOptions(
+  env: NodeJS.ProcessEnv = process.env,
+): McpServerLifecycleOptions {
+  return {
+    readinessPath: '/ready',
+    shutdownDrainDelay:
+      env.SHUTDOWN_DRAIN_DELAY === undefined
+        ? undefined
+        : Number(env.SHUTDOWN_DRAIN_DELAY),
+  };
+}
+
+/**
  * The sample's MCP options, from its environment:
- * - `SHUTDOWN_DRAIN_DELAY=<ms>`: on a shutdown signal, how long `GET /ready`
- *   answers `503` while the app serves on, before it stops taking
- *   connections (default 0);
  * - `MCP_TOOL_LIST_PER_CALLER=true`: `tools/list` shows each caller the
  *   tools its permissions reach;
  * - `MCP_AUDIT=true`: an audit event of every tool call, one JSON line on
@@ -26,11 +41,6 @@ export function mcpOptions(
   const options: McpModuleOptions = {
     ...MCP_SERVER,
     authGuard: ApiKeyGuard,
-    readinessPath: '/ready',
-    shutdownDrainDelay:
-      env.SHUTDOWN_DRAIN_DELAY === undefined
-        ? undefined
-        : Number(env.SHUTDOWN_DRAIN_DELAY),
     toolListPerCaller: env.MCP_TOOL_LIST_PER_CALLER === 'true',
     ...(env.MCP_AUDIT === 'true' ? { telemetry: { audit: true } } : {}),
   };

@@ -1,5 +1,5 @@
 import { Injectable, Module } from '@nestjs/common';
-import { McpModule } from '@nestops/mcp';
+import { McpModule, McpServerLifecycleModule } from '@nestops/mcp';
 import { Operation, OperationInvoker } from '@nestops/operations';
 import { connect, type Socket } from 'node:net';
 import type { RpcBody } from './support/json-rpc-shapes';
@@ -29,11 +29,15 @@ class BulkService {
   }
 }
 
+/** The same app with McpServerLifecycleModule, whose back-pressure holds a pipelining client. */
 @Module({
-  imports: [McpModule.forRoot({ serverName: 'limits' })],
+  imports: [
+    McpModule.forRoot({ serverName: 'limits' }),
+    McpServerLifecycleModule.forRoot(),
+  ],
   providers: [BulkService],
 })
-class BulkModule {}
+class PacedBulkModule {}
 
 function expectInvalidRequest(body: RpcBody): void {
   expect(body.id).toBeNull();
@@ -108,11 +112,11 @@ describe.each(HTTP_ADAPTERS)('MCP HTTP ids, sample app on %s', (on) => {
 });
 
 describe.each(HTTP_ADAPTERS)(
-  'MCP HTTP back-pressure on %s: a client that pipelines and does not read',
+  'MCP HTTP back-pressure (McpServerLifecycleModule) on %s: a client that pipelines and does not read',
   (on) => {
     const PIPELINED = 40;
     const running = useApp(() =>
-      startApp(BulkModule, { logger: ['error', 'warn'], on }),
+      startApp(PacedBulkModule, { logger: ['error', 'warn'], on }),
     );
     afterEach(() => {
       vi.restoreAllMocks();

@@ -1,3 +1,5 @@
+import { Module } from '@nestjs/common';
+import { McpModule, McpServerLifecycleModule } from '@nestops/mcp';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -941,7 +943,7 @@ describe('MCP readiness', () => {
   });
 });
 
-describe("McpModule's view of the app's lifecycle", () => {
+describe("McpServerLifecycleModule's view of the app's lifecycle", () => {
   async function startWithWarnings(
     module: Parameters<typeof startApp>[0],
   ): Promise<{ running: RunningApp; warnings: string[] }> {
@@ -951,10 +953,19 @@ describe("McpModule's view of the app's lifecycle", () => {
   }
 
   const lifecycleWarnings = (warnings: readonly string[]) =>
-    warnings.filter((warning) => warning.startsWith('McpModule cannot tell'));
+    warnings.filter((warning) =>
+      warning.startsWith('McpServerLifecycleModule cannot tell'),
+    );
 
   it('arranges both without a warning where the installed Nest has what it needs', async () => {
-    const { running, warnings } = await startWithWarnings(HttpDefaultsModule);
+    @Module({
+      imports: [
+        McpModule.forRoot({ serverName: 'http-managed' }),
+        McpServerLifecycleModule.forRoot(),
+      ],
+    })
+    class ManagedModule {}
+    const { running, warnings } = await startWithWarnings(ManagedModule);
     try {
       expect(lifecycleWarnings(warnings)).toEqual([]);
     } finally {
@@ -966,10 +977,10 @@ describe("McpModule's view of the app's lifecycle", () => {
     const { running, warnings } = await startWithWarnings(HttpScopedRootModule);
     try {
       expect(lifecycleWarnings(warnings)).toEqual([
-        `McpModule cannot tell when the whole application has bootstrapped on @nestjs/core ${NEST_CORE_VERSION}: ` +
+        `McpServerLifecycleModule cannot tell when the whole application has bootstrapped on @nestjs/core ${NEST_CORE_VERSION}: ` +
           'HttpScopedRootModule depends on request-scoped providers, so Nest runs none of its own hooks. ' +
-          "POST /mcp serves from McpModule's own onApplicationBootstrap hook on, which Nest runs before those of the root module " +
-          'and of the modules between it and McpModule.',
+          "The app is ready from McpServerLifecycleModule's own onApplicationBootstrap hook on, which Nest runs before those of the root module " +
+          'and of the modules between it and McpServerLifecycleModule.',
       ]);
       const response = await postMcp(
         running.baseUrl,

@@ -7,6 +7,8 @@
  */
 
 export { McpModule } from './mcp.module.js';
+export { McpServerLifecycleModule } from './lifecycle/mcp-server-lifecycle.module.js';
+export type { McpServerLifecycleOptions } from './lifecycle/lifecycle-options.js';
 export { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 export type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 export type {

@@ -43,8 +43,6 @@ describe('resolveMcpOptions', () => {
         maxBodySize: 1_048_576,
         timeout: undefined,
         authGuard: undefined,
-        shutdownGracePeriod: 10_000,
-        shutdownDrainDelay: 0,
         inputLimits: INPUT_LIMITS,
         toolListPerCaller: false,
         telemetry: {
@@ -109,9 +107,6 @@ describe('resolveMcpOptions', () => {
         maxBodySize: 2048,
         timeout: 1.5,
         authGuard: AuthGuard,
-        shutdownGracePeriod: 2_000,
-        shutdownDrainDelay: 3_000,
-        readinessPath: '/ready',
         inputLimits: { maxProperties: 50, maxItems: 20 },
         toolListPerCaller: true,
         telemetry: {
@@ -132,9 +127,6 @@ describe('resolveMcpOptions', () => {
         maxBodySize: 2048,
         timeout: 1.5,
         authGuard: AuthGuard,
-        shutdownGracePeriod: 2_000,
-        shutdownDrainDelay: 3_000,
-        readinessPath: '/ready',
         inputLimits: { ...INPUT_LIMITS, maxProperties: 50, maxItems: 20 },
         toolListPerCaller: true,
         telemetry: {
@@ -155,12 +147,6 @@ describe('resolveMcpOptions', () => {
       expect(
         resolveMcpOptions({ telemetry: { audit: false } }).telemetry.audit,
       ).toBeUndefined();
-    });
-
-    it('takes a shutdownGracePeriod of 0 (drop connections at once)', () => {
-      expect(
-        resolveMcpOptions({ shutdownGracePeriod: 0 }).shutdownGracePeriod,
-      ).toBe(0);
     });
 
     it('returns frozen settings that do not follow later changes of the options', () => {
@@ -198,19 +184,6 @@ describe('resolveMcpOptions', () => {
       ['timeout', { timeout: Number.POSITIVE_INFINITY }],
       ['timeout', { timeout: Number.NaN }],
       ['timeout', { timeout: '30' }],
-      ['shutdownGracePeriod', { shutdownGracePeriod: -1 }],
-      ['shutdownGracePeriod', { shutdownGracePeriod: 1.5 }],
-      ['shutdownGracePeriod', { shutdownGracePeriod: Number.NaN }],
-      ['shutdownGracePeriod', { shutdownGracePeriod: 2 ** 31 }],
-      ['shutdownGracePeriod', { shutdownGracePeriod: '10000' }],
-      ['shutdownDrainDelay', { shutdownDrainDelay: -1 }],
-      ['shutdownDrainDelay', { shutdownDrainDelay: 0.5 }],
-      ['shutdownDrainDelay', { shutdownDrainDelay: 2 ** 31 }],
-      ['shutdownDrainDelay', { shutdownDrainDelay: '3000' }],
-      ['readinessPath', { readinessPath: 'ready' }],
-      ['readinessPath', { readinessPath: '' }],
-      ['readinessPath', { readinessPath: 5 }],
-      ['readinessPath', { readinessPath: '/mcp' }],
       ['inputLimits', { inputLimits: 5 }],
       ['inputLimits', { inputLimits: { maxProperties: 0 } }],
       ['inputLimits', { inputLimits: { maxItems: 1.5 } }],
@@ -242,6 +215,15 @@ describe('resolveMcpOptions', () => {
     ])('names %s in the error for %j', (option, options) => {
       expect(problemOf(options)).toContain(option);
     });
+
+    it.each(['shutdownDrainDelay', 'shutdownGracePeriod', 'readinessPath'])(
+      'refuses %s, now an option of McpServerLifecycleModule, naming it',
+      (option) => {
+        expect(problemOf({ [option]: 1000 })).toContain(
+          `${option} is an option of McpServerLifecycleModule.forRoot() now (import it next to McpModule)`,
+        );
+      },
+    );
 
     it('names the tool whose name is not a string', () => {
       expect(problemOf({ tools: { 'orders.create': 5 } })).toContain(

@@ -17,12 +17,14 @@ import {
   resolveTelemetryOptions,
 } from './telemetry/telemetry-options.resolver.js';
 
-/** `shutdownGracePeriod` when not set: 10 seconds. */
-export const DEFAULT_SHUTDOWN_GRACE_PERIOD = 10_000;
-/** A URL path as `path` and `readinessPath` take it. */
+/** A URL path as `path` takes it. */
 const URL_PATH = /^\/[A-Za-z0-9._~/-]*$/;
-/** The longest delay Node's timers take. */
-const MAX_TIMER_DELAY = 2_147_483_647;
+/** The options McpServerLifecycleModule took over. */
+const MOVED_TO_LIFECYCLE = [
+  'shutdownDrainDelay',
+  'shutdownGracePeriod',
+  'readinessPath',
+] as const;
 
 /** The module options with every default applied. */
 export interface McpSettings {
@@ -39,9 +41,6 @@ export interface McpSettings {
   readonly requireToken?: { readonly scheme: string };
   /** The app's reading of a principal's permissions; undefined: its `permissions`. */
   readonly permissionsOf?: PermissionsOf;
-  readonly shutdownGracePeriod: number;
-  readonly shutdownDrainDelay: number;
-  readonly readinessPath?: string;
   readonly inputLimits: InputLimits;
   /** `ttlMs` of cacheable 2026 results; undefined: `DEFAULT_CACHE_TTL`. */
   readonly cacheTtl?: number;
@@ -147,31 +146,12 @@ export function resolveMcpOptions(
   }
   positive('maxBodySize', true);
   positive('timeout', false);
-  const delay = (key: 'shutdownGracePeriod' | 'shutdownDrainDelay') => {
-    const value = options[key];
-    if (
-      value !== undefined &&
-      (typeof value !== 'number' ||
-        !Number.isInteger(value) ||
-        value < 0 ||
-        value > MAX_TIMER_DELAY)
-    ) {
+  for (const key of MOVED_TO_LIFECYCLE) {
+    if (Object.hasOwn(options, key)) {
       problems.push(
-        `${key} must be a whole number of milliseconds from 0 to ${MAX_TIMER_DELAY}`,
+        `${key} is an option of McpServerLifecycleModule.forRoot() now (import it next to McpModule)`,
       );
     }
-    return value;
-  };
-  const grace = delay('shutdownGracePeriod');
-  const drainDelay = delay('shutdownDrainDelay');
-  const ready = options.readinessPath;
-  if (
-    ready !== undefined &&
-    (typeof ready !== 'string' || !URL_PATH.test(ready) || ready === path)
-  ) {
-    problems.push(
-      `readinessPath must be a URL path starting with '/', other than path (got ${JSON.stringify(ready)})`,
-    );
   }
   const ttl = options.cacheTtl;
   if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 0)) {
@@ -215,9 +195,6 @@ export function resolveMcpOptions(
     authGuard,
     requireToken,
     permissionsOf: options.permissionsOf,
-    shutdownGracePeriod: grace ?? DEFAULT_SHUTDOWN_GRACE_PERIOD,
-    shutdownDrainDelay: drainDelay ?? 0,
-    readinessPath: ready,
     inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
     oauth,
     toolListPerCaller: perCaller === true,

@@ -71,7 +71,6 @@ export class TransactionInterceptor implements NestInterceptor {
     const invocation = getInvocationContext(context);
     const setting = this.settingOf(context, invocation);
     const handle = () =>
-      // Stryker disable next-line ObjectLiteral: equivalent, rxjs resolves an empty source to the `defaultValue` of any config object, `{}` too
       lastValueFrom(next.handle(), { defaultValue: undefined });
     if (!invocation) {
       const work =
@@ -230,7 +229,6 @@ function untilAborted<T>(
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the listener is removed in `finally` whether or not it ran
     signal.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([work(), aborted]).finally(() =>

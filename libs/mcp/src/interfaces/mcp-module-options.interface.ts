@@ -69,32 +69,6 @@ export interface McpModuleOptions {
    */
   inputLimits?: Partial<InputLimits>;
   /**
-   * How long, in milliseconds, the app serves on once it begins closing
-   * (`app.close()`, or a signal with `enableShutdownHooks()`) while
-   * `readinessPath` answers `503`, so that a load balancer stops sending it
-   * work before it stops taking connections. A whole number, `0` or more.
-   * Default: 0.
-   */
-  shutdownDrainDelay?: number;
-  /**
-   * How long, in milliseconds, after the drain delay the HTTP server's
-   * connections may take to close. The server stops accepting connections,
-   * answers every request it is sent on the ones left with
-   * `Connection: close`, closes idle ones between requests, and drops those
-   * still open when the period ends; only then do the app's shutdown hooks
-   * run and the endpoint answer `503`. `0` drops them at once.
-   * Default: 10 000.
-   */
-  shutdownGracePeriod?: number;
-  /**
-   * A `GET` path that answers `200 {"status":"ready"}` while the endpoint
-   * serves and `503` (`{"status":"starting"}` or `{"status":"leaving"}`)
-   * before the app has bootstrapped and from the moment it begins closing,
-   * for a load balancer's or orchestrator's readiness check. Served
-   * without authentication, outside the app's controllers. Default: none.
-   */
-  readinessPath?: string;
-  /**
    * How long, in milliseconds, a 2026-07-28 client may keep `tools/list` and
    * `server/discover` answers fresh (their `ttlMs`). The tools are fixed
    * while the app runs, so this bounds how late a client notices a

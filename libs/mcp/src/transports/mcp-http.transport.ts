@@ -1,35 +1,21 @@
 import {
-  BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
   OnModuleDestroy,
   OnModuleInit,
+  Optional,
 } from '@nestjs/common';
-import {
-  type AbstractHttpAdapter,
-  HttpAdapterHost,
-  ModulesContainer,
-} from '@nestjs/core';
-import type { Server, ServerResponse } from 'node:http';
+import { type AbstractHttpAdapter, HttpAdapterHost } from '@nestjs/core';
+import type { ServerResponse } from 'node:http';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { McpProtocol } from '../protocol/mcp-protocol.js';
-import {
-  callAfterBootstrap,
-  callOnShutdown,
-  installedNestCore,
-} from '../internals/nest-core.adapter.js';
-import {
-  bootstrapFallbackMessage,
-  shutdownFallbackMessage,
-} from '../internals/nest-lifecycle.messages.js';
-import { ConnectionDrain } from '../shutdown/connection-drain.js';
+import { MCP_SERVING, type McpServing } from '../lifecycle/serving.port.js';
 import type { McpOAuthSettings } from '../oauth/oauth-options.resolver.js';
 import { ProtectedResource } from '../oauth/protected-resource.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
-import { connectionTurn } from './connection-turn.js';
 import { sendJson, sendJsonText, sendProblem } from './http-problem.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
 import { isOriginAllowed } from './origin.policy.js';
@@ -52,9 +38,6 @@ import {
 /** The request as the app's routes see it: Express's, or Fastify's. */
 type AppRequest = object & { user?: unknown };
 
-/** Readiness answers are never cached. */
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
 /** How long clients and caches may keep the protected resource metadata. */
 const METADATA_CACHE_CONTROL = 'public, max-age=3600';
 
@@ -70,33 +53,20 @@ const METADATA_CACHE_CONTROL = 'public, max-age=3600';
  * guards judge each tool call, not the envelope. It serves on Express and
  * on Fastify alike: the same handler, on the Node request and response.
  *
- * It serves from the end of the whole app's bootstrap until its shutdown
- * begins. Its own lifecycle hooks mark both where Nest offers no earlier
- * signal; where it does not (see `internals/nest-core.adapter.ts`), it
- * says so at startup.
+ * It serves from McpModule's own bootstrap until the app begins closing;
+ * with `McpServerLifecycleModule`, from the end of the whole app's
+ * bootstrap until its connections are drained, each request after those
+ * before it on its connection (see that module).
  */
 @Injectable()
 export class McpHttpTransport
-  implements
-    OnModuleInit,
-    OnApplicationBootstrap,
-    OnModuleDestroy,
-    BeforeApplicationShutdown
+  implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy
 {
   private readonly logger = new Logger('McpModule');
-  /** From the end of the whole app's bootstrap on. */
-  private serving = false;
-  /** Whether the end of the app's bootstrap is signalled (else McpModule's own stands in). */
-  // Stryker disable next-line BooleanLiteral: set in onModuleInit before onApplicationBootstrap reads it; without an HTTP adapter nothing is served
-  private awaitsApp = false;
-  /** From the moment the app begins to shut down (after the drain). */
-  private shuttingDown = false;
-  /** The instance's leaving: the drain delay, then the drain. */
-  private leaving?: Promise<void>;
+  /** From McpModule's bootstrap until the app begins closing. */
+  private open = false;
   /** Set in `onModuleInit`, before the routes that use it. */
   private authenticator!: OuterAuthenticator;
-  /** Ends the HTTP server's connections within the grace period on shutdown. */
-  private drain?: ConnectionDrain;
   private readonly rpc: HttpJsonRpc;
 
   constructor(
@@ -104,9 +74,11 @@ export class McpHttpTransport
     private readonly authGuard: McpAuthGuardRef,
     protocol: McpProtocol,
     private readonly catalogue: McpToolCatalogue,
-    private readonly modules: ModulesContainer,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly resource: ProtectedResource,
+    @Optional()
+    @Inject(MCP_SERVING)
+    private readonly serving: McpServing | null,
   ) {
     this.rpc = new HttpJsonRpc(
       protocol,
@@ -140,11 +112,7 @@ export class McpHttpTransport
         `McpModule's HTTP transport needs @nestjs/platform-express or @nestjs/platform-fastify; this app uses '${type}'.`,
       );
     }
-    this.followLifecycle();
-    // Nest's application creates its adapter's HTTP server when it is
-    // constructed, before any module initialises.
-    this.drain = new ConnectionDrain(adapter.getHttpServer() as Server);
-    const { path, oauth, readinessPath } = this.settings;
+    const { path, oauth } = this.settings;
     this.authenticator = new OuterAuthenticator(
       await this.authGuard.resolve(),
       this.settings.serverName,
@@ -152,13 +120,6 @@ export class McpHttpTransport
       oauth && this.resource.unauthorized(oauth, true),
     );
     const routes: HttpRoute[] = oauth ? this.metadataRoutes(oauth) : [];
-    if (readinessPath) {
-      routes.push({
-        method: 'GET',
-        path: readinessPath,
-        serve: (_req, res) => this.readiness(res),
-      });
-    }
     routes.push(
       {
         method: 'POST',
@@ -185,63 +146,11 @@ export class McpHttpTransport
 
   onApplicationBootstrap(): void {
     this.catalogue.prepare();
-    this.serving ||= !this.awaitsApp;
+    this.open = true;
   }
 
-  // The two hooks below stand in where the start of shutdown is not
-  // signalled (Nest 11: see `followLifecycle`); on Nest 12, `leave` has
-  // run before either, and each returns its promise. The Nest 11 pass of
-  // `.ci/run` runs them.
-  // Stryker disable next-line BlockStatement: see above
-  onModuleDestroy(): Promise<void> {
-    return this.leave();
-  }
-
-  // Stryker disable next-line BlockStatement: see above
-  beforeApplicationShutdown(): Promise<void> {
-    return this.leave();
-  }
-
-  /**
-   * Not ready from now on; serves on for `shutdownDrainDelay`, then drains
-   * the HTTP server's connections (within `shutdownGracePeriod`), and only
-   * then refuses.
-   */
-  private leave(): Promise<void> {
-    const { shutdownDrainDelay, shutdownGracePeriod } = this.settings;
-    this.leaving ??= (
-      this.drain?.leave(shutdownDrainDelay, shutdownGracePeriod) ??
-      Promise.resolve()
-    ).then(() => {
-      this.shuttingDown = true;
-    });
-    return this.leaving;
-  }
-
-  /**
-   * Arranges to hear of the end of the whole app's bootstrap and of the
-   * start of its shutdown; warns, naming the installed Nest, of each one
-   * it cannot, and keeps to its own hooks for it.
-   */
-  private followLifecycle(): void {
-    const nest = installedNestCore();
-    const bootstrap = callAfterBootstrap(this.modules, () => {
-      this.serving = true;
-    });
-    this.awaitsApp = bootstrap === undefined;
-    if (bootstrap !== undefined) {
-      this.logger.warn(bootstrapFallbackMessage(nest, bootstrap));
-    }
-    const shutdown = callOnShutdown(
-      this.modules,
-      this.adapterHost,
-      () => this.leave(),
-      nest,
-    );
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: Nest 12 signals the start of shutdown; the Nest 11 pass of .ci/run sees the warning
-    if (shutdown !== undefined) {
-      this.logger.warn(shutdownFallbackMessage(nest, shutdown));
-    }
+  onModuleDestroy(): void {
+    this.open = false;
   }
 
   /**
@@ -255,15 +164,13 @@ export class McpHttpTransport
     request: AppRequest = req,
     response: object = res,
   ): Promise<void> {
-    if (!(await connectionTurn(req, res))) return;
+    if (this.serving && !(await this.serving.turn(req, res))) return;
     if (!this.isReady()) {
       return sendProblem(
         res,
         503,
         'Service Unavailable',
         'The application is not ready.',
-        // While the drain runs, each answer closes its connection (see
-        // ConnectionDrain); once it is over, the server has none.
         { 'Retry-After': '1' },
       );
     }
@@ -362,22 +269,9 @@ export class McpHttpTransport
     ]);
   }
 
-  /** Serving from the end of the app's bootstrap until its shutdown begins. */
+  /** Serving: McpModule's own bootstrap passed, and the app's lifecycle (if any) ready. */
   private isReady(): boolean {
-    return this.serving && !this.shuttingDown;
-  }
-
-  /** `200` while serving and not leaving, else `503`. */
-  private readiness(res: ServerResponse): void {
-    if (this.isReady() && !this.leaving) {
-      return sendJsonText(res, 200, '{"status":"ready"}', NO_STORE);
-    }
-    sendJsonText(
-      res,
-      503,
-      this.serving ? '{"status":"leaving"}' : '{"status":"starting"}',
-      { ...NO_STORE, 'Retry-After': '1' },
-    );
+    return this.open && (this.serving?.isReady() ?? true);
   }
 
   private tooLarge(res: ServerResponse): void {

@@ -171,7 +171,6 @@ export class ConnectionDrain {
    */
   private closeWhenIdle(socket: Socket, use: Use): void {
     const wait = use.idleSince + this.idleLimit - performance.now();
-    // Stryker disable next-line EqualityOperator: at 0, a 0 ms timer makes the same check again
     if (wait > 0) {
       setTimeout(() => this.closeWhenIdle(socket, use), wait).unref();
       return;

@@ -5,7 +5,7 @@ import {
   callAfterBootstrap,
   callOnShutdown,
   installedNestCore,
-} from './nest-core.adapter.js';
+} from './nest-lifecycle.adapter.js';
 
 /** A module of Nest's container, as the adapter reads it. */
 interface FakeModule {

@@ -1,0 +1,19 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The injection token of the app's server lifecycle, when it imports one. */
+export const MCP_SERVING = Symbol('MCP_SERVING');
+
+/**
+ * What the MCP endpoint asks of `McpServerLifecycleModule`, when the app
+ * imports it: whether the app serves, and each request's turn on its
+ * connection.
+ */
+export interface McpServing {
+  /** From the end of the whole app's bootstrap until its connections are drained. */
+  isReady(): boolean;
+  /**
+   * Waits until the request's answer can go straight onto its connection
+   * (pipelining back-pressure); false when the connection closed first.
+   */
+  turn(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>;
+}
