@@ -1,5 +1,6 @@
 import type { McpModuleOptions } from '@nestops/mcp';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { tenantOfHeaders } from './auth/tenant';
 import { MCP_SERVER } from './mcp.server';
 
 /**
@@ -26,6 +27,8 @@ export function mcpOptions(
   const options: McpModuleOptions = {
     ...MCP_SERVER,
     authGuard: ApiKeyGuard,
+    // The sample's tenancy: a call's X-Tenant-Id, checked for its form.
+    tenantOf: tenantOfHeaders,
     readinessPath: '/ready',
     shutdownDrainDelay:
       env.SHUTDOWN_DRAIN_DELAY === undefined

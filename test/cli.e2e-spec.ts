@@ -557,7 +557,7 @@ describe('operations and invoke', () => {
     expect(rows[0]).toEqual({
       id: 'orders.create',
       tool: 'orders_create',
-      carriers: ['http', 'mcp', 'cli'],
+      carriers: ['mcp', 'cli'],
       permissions: ['orders.write'],
       readOnly: false,
       stability: 'stable',

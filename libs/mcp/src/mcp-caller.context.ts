@@ -1,4 +1,4 @@
-import type { CancelSignal, CarrierRequest } from '@nestops/operations';
+import type { CarrierRequest } from '@nestops/operations/internal';
 
 /**
  * What a transport knows about the caller of one message.
@@ -6,7 +6,7 @@ import type { CancelSignal, CarrierRequest } from '@nestops/operations';
  * @publicApi
  */
 export interface McpCallerContext {
-  /** The carrier's headers: credentials, locale, tenant, correlation id. */
+  /** The carrier's headers: credentials, locale, correlation id, the app's own. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /**
    * The caller's language preference where the carrier has no
@@ -32,7 +32,7 @@ export interface McpCallerContext {
    * Aborted when the caller cancels the call (a 2026-07-28 HTTP client
    * closing its response stream): the call is given up and rolled back.
    */
-  readonly signal?: CancelSignal;
+  readonly signal?: AbortSignal;
   /**
    * Where a 2025 client's `logging/setLevel` is kept for its later calls:
    * the stdio session's, or over HTTP, on this instance, that of the caller

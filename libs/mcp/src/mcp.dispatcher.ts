@@ -1,5 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { correlationIdOf, type ResponseStream } from '@nestops/operations';
+import {
+  correlationIdOf,
+  type ResponseStream,
+} from '@nestops/operations/internal';
 import { internalErrorResponse } from './json-rpc/internal-error.js';
 import type { JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import { McpProtocolError } from './json-rpc/mcp-protocol.error.js';

@@ -3,7 +3,7 @@ import {
   OperationInvoker,
   OperationMessages,
   type ResponseStream,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
@@ -80,19 +80,24 @@ export class McpTools {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }
-    const result = await this.invoker.invoke(entry.operation.id, {
-      carrier: 'mcp',
-      target: name,
-      headers: caller.headers,
-      request: caller.request,
-      locale: caller.locale,
-      input,
-      timeout: caller.timeout,
-      signal: caller.signal,
-      responseStream,
-      reporter: mcpCallReporter(params, logLevel, responseStream),
-      observe: telemetry?.observe,
-    });
+    const result = await this.invoker.invoke(
+      entry.operation.id,
+      {
+        carrier: 'mcp',
+        target: name,
+        headers: caller.headers,
+        request: caller.request,
+        locale: caller.locale,
+        input,
+        timeout: caller.timeout,
+        signal: caller.signal,
+      },
+      {
+        responseStream,
+        reporter: mcpCallReporter(params, logLevel, responseStream),
+        observe: telemetry?.observe,
+      },
+    );
     telemetry?.answered(result);
     return this.writer.toolResult(result, era);
   }

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { InvocationResult } from '@nestops/operations';
 import {
   correlationIdOf,
   type InvocationRecord,
-  type InvocationResult,
-  isTenantId,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';
 import type * as OtelApi from '@opentelemetry/api';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
@@ -75,6 +74,18 @@ export class McpTelemetry {
     return observed
       ? new RequestTelemetry(this, otel ?? undefined, request, caller)
       : undefined;
+  }
+
+  /**
+   * @internal The app's tenant of a call refused before it ran, from its
+   * headers; undefined when it has none or they name none it accepts.
+   */
+  tenantOf(headers: McpCallerContext['headers']): string | undefined {
+    try {
+      return this.settings.tenantOf?.(headers);
+    } catch {
+      return undefined;
+    }
   }
 
   /** @internal The operation of the tool `name`, or undefined. */
@@ -248,23 +259,18 @@ export class RequestTelemetry {
   ): McpAuditEvent {
     const { params } = this.request;
     const { headers } = this.caller;
-    const header = headers['x-tenant-id'];
-    const tenant = Array.isArray(header) ? header[0] : header;
     return {
       time: new Date(this.time).toISOString(),
       principalId: principalId ?? null,
       tenant:
-        (this.record
-          ? this.record.tenant
-          : tenant !== undefined && isTenantId(tenant)
-            ? tenant
-            : undefined) ?? null,
+        (this.record ? this.record.tenant : this.owner.tenantOf(headers)) ??
+        null,
       tool: typeof params.name === 'string' ? params.name : null,
       operationId: this.operationId ?? null,
       outcome,
       durationMs: Math.round(seconds * 1e6) / 1e3,
       correlationId: this.record?.correlationId ?? correlationIdOf(headers),
-      carrier: this.caller.request ? 'http' : 'stdio',
+      transport: this.caller.request ? 'http' : 'stdio',
       protocolVersion: this.protocolVersion() ?? null,
       ...(this.owner.settings.telemetry.auditArguments
         ? { arguments: params.arguments }
@@ -281,9 +287,14 @@ export class RequestTelemetry {
     return typeof header === 'string' ? header : undefined;
   }
 
-  /** The id of the call's principal (its guards', else the endpoint's). */
+  /** The call's principal: its guards', else the endpoint's. */
+  private principal(): unknown {
+    return this.record?.principal ?? this.caller.principal;
+  }
+
+  /** The id of the call's principal. */
   private principalId(): string | undefined {
-    const principal = this.record?.principal ?? this.caller.principal;
+    const principal = this.principal();
     return principal === undefined
       ? undefined
       : this.owner.settings.telemetry.principalId(principal);

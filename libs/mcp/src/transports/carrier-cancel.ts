@@ -1,30 +1,31 @@
-import type { CancelSignal } from '@nestops/operations';
-
 /**
  * The cancellation of one call a transport can cancel (a stdio request a
  * `notifications/cancelled` names, a 2026 POST whose client closes it):
- * the `CancelSignal` the call watches, with one listener, far cheaper than
- * an `AbortController` made for every call that is never cancelled.
+ * `signal`, the `AbortSignal` the call watches, aborted by `cancel()`.
  */
-export class CarrierCancel implements CancelSignal {
-  aborted = false;
-  private listener?: () => void;
+export class CarrierCancel {
+  private readonly controller = new AbortController();
+
+  /** What the call watches: aborted once `cancel()` is called. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Whether the call was cancelled. */
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
+  }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    this.listener = listener;
+    this.controller.signal.addEventListener('abort', listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listener === listener) {
-      this.listener = undefined;
-    }
+    this.controller.signal.removeEventListener('abort', listener);
   }
 
   /** Cancels the call, once. */
   cancel(): void {
-    if (!this.aborted) {
-      this.aborted = true;
-      this.listener?.();
-    }
+    this.controller.abort();
   }
 }

@@ -3,7 +3,7 @@ import type {
   IncomingMessage,
   ServerResponse,
 } from 'node:http';
-import type { CarrierRequest } from '@nestops/operations';
+import type { CarrierRequest } from '@nestops/operations/internal';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { idOf } from '../json-rpc/json-rpc-envelope.js';
 import {
@@ -133,7 +133,7 @@ export class HttpJsonRpc {
     if (classified.era === 'modern') {
       return this.dispatcher.serve(
         classified,
-        { ...caller, signal: closeSignal(res) },
+        { ...caller, signal: closeSignal(res).signal },
         stream,
       );
     }
@@ -159,7 +159,7 @@ export class HttpJsonRpc {
     try {
       return await this.dispatcher.serve(
         classified,
-        { ...logged, signal: cancel },
+        { ...logged, signal: cancel?.signal },
         stream,
       );
     } finally {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ResponseStream } from '@nestops/operations';
+import type { ResponseStream } from '@nestops/operations/internal';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { CallerLogging, McpCallerContext } from '../mcp-caller.context.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../mcp.constants.js';
@@ -418,7 +418,7 @@ export class McpStdioSession {
       await this.reply(
         dispatcher,
         classified,
-        { ...this.caller, signal: cancel },
+        { ...this.caller, signal: cancel?.signal },
         cancel,
       );
     } finally {

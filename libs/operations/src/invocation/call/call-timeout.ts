@@ -1,6 +1,5 @@
 import { operationFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
-import type { CancelSignal } from './invocation-options.interface.js';
 
 // The longest delay `setTimeout` waits at once; a longer one fires at once.
 const MAX_DELAY = 2 ** 31 - 1;
@@ -71,7 +70,7 @@ export function startCallTimeout(
  * has begun to commit.
  */
 export function watchCallCancel(
-  signal: CancelSignal,
+  signal: AbortSignal,
   abort: { abort(reason: unknown): boolean },
   operationId: string,
   onStop: OnCallStop,
