@@ -497,7 +497,7 @@ describe('operations and invoke', () => {
       /^OPERATION\s+TOOL\s+CARRIERS\s+PERMISSIONS$/,
     );
     expect(run.stdout).toMatch(
-      /^orders\.create\s+orders_create\s+http,mcp,cli\s+orders\.write$/m,
+      /^orders\.create\s+orders_create\s+mcp,cli\s+orders\.write$/m,
     );
   });
 
