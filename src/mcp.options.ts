@@ -1,5 +1,6 @@
 import type { McpModuleOptions, McpServerLifecycleOptions } from '@nestops/mcp';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { tenantOfHeaders } from './auth/tenant';
 import { MCP_SERVER } from './mcp.server';
 
 /**
@@ -41,6 +42,8 @@ export function mcpOptions(
   const options: McpModuleOptions = {
     ...MCP_SERVER,
     authGuard: ApiKeyGuard,
+    // The sample's tenancy: a call's X-Tenant-Id, checked for its form.
+    tenantOf: tenantOfHeaders,
     toolListPerCaller: env.MCP_TOOL_LIST_PER_CALLER === 'true',
     ...(env.MCP_AUDIT === 'true' ? { telemetry: { audit: true } } : {}),
   };

@@ -1,4 +1,4 @@
-import { runCli } from '@nestops/mcp';
+import { runCli } from '@nestops/mcp/cli';
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 import { Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CLI_EXIT, McpModule, runCli } from '@nestops/mcp';
+import { McpModule } from '@nestops/mcp';
+import { CLI_EXIT, runCli } from '@nestops/mcp/cli';
 import { Operation } from '@nestops/operations';
 import { IsString } from 'class-validator';
 

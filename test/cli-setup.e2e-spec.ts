@@ -6,10 +6,7 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Module, type Type } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
 import { Test } from '@nestjs/testing';
-import {
-  createTestApplication as createMcpTestApplication,
-  McpTestClient,
-} from '@nestops/mcp/testing';
+import { McpTestClient } from '@nestops/mcp/testing';
 import type { AppSetup } from '@nestops/operations';
 import {
   createTestApplication,
@@ -278,10 +275,6 @@ describe('a guard set in the setup function, on every carrier', () => {
     } finally {
       await app.close();
     }
-  });
-
-  it('@nestops/mcp/testing hands out the same createTestApplication', () => {
-    expect(createMcpTestApplication).toBe(createTestApplication);
   });
 
   it('createTestApplication refuses a setup that is not a function', async () => {

@@ -497,7 +497,7 @@ describe('operations and invoke', () => {
       /^OPERATION\s+TOOL\s+CARRIERS\s+PERMISSIONS$/,
     );
     expect(run.stdout).toMatch(
-      /^orders\.create\s+orders_create\s+http,mcp,cli\s+orders\.write$/m,
+      /^orders\.create\s+orders_create\s+mcp,cli\s+orders\.write$/m,
     );
   });
 
@@ -557,7 +557,7 @@ describe('operations and invoke', () => {
     expect(rows[0]).toEqual({
       id: 'orders.create',
       tool: 'orders_create',
-      carriers: ['http', 'mcp', 'cli'],
+      carriers: ['mcp', 'cli'],
       permissions: ['orders.write'],
       readOnly: false,
       stability: 'stable',

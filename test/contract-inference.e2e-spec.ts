@@ -1,4 +1,4 @@
-import { ContractError } from '@nestops/operations';
+import { ContractError } from '@nestops/operations/internal';
 import {
   ContradictoryOperations,
   DeclaredInputOperations,

@@ -2,7 +2,8 @@ import { Injectable, Module, Scope } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpModule } from '@nestops/mcp';
 import { McpTestClient } from '@nestops/mcp/testing';
-import { Operation, OperationRegistry } from '@nestops/operations';
+import { Operation } from '@nestops/operations';
+import { OperationRegistry } from '@nestops/operations/internal';
 
 class FactoryMadeOperations {
   @Operation({ id: 'made-by.factory' })

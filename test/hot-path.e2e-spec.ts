@@ -1,4 +1,4 @@
-import { McpProtocol } from '@nestops/mcp';
+import { McpProtocol } from '@nestops/mcp/internal';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { I18nAppModule } from './fixtures/i18n-fixtures';
 import { ACCEPT_BOTH, postMcpText } from './support/mcp-http';

@@ -1,4 +1,4 @@
-import { OperationInvoker } from '@nestops/operations';
+import { OperationInvoker } from '@nestops/operations/internal';
 import { I18nService } from 'nestjs-i18n';
 import {
   afterAll,

@@ -1,4 +1,4 @@
-import { McpProtocol } from '@nestops/mcp';
+import { McpProtocol } from '@nestops/mcp/internal';
 import { ResultOperations } from './fixtures/pipeline-fixtures';
 import { appWith } from './fixtures/startup-fixtures';
 import type { HeaderMap, ToolResult } from './support/json-rpc-shapes';

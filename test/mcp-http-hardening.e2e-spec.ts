@@ -1,4 +1,4 @@
-import { OperationInvoker } from '@nestops/operations';
+import { OperationInvoker } from '@nestops/operations/internal';
 import { connect } from 'node:net';
 import {
   OuterAuthModule,

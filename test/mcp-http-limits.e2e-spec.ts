@@ -1,6 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { McpModule, McpServerLifecycleModule } from '@nestops/mcp';
-import { Operation, OperationInvoker } from '@nestops/operations';
+import { Operation } from '@nestops/operations';
+import { OperationInvoker } from '@nestops/operations/internal';
 import { connect, type Socket } from 'node:net';
 import type { RpcBody } from './support/json-rpc-shapes';
 import { postMcpText, rawMcpPost } from './support/mcp-http';

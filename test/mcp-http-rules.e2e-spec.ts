@@ -2,13 +2,14 @@ import { Injectable, Module } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { Test, type TestingModule } from '@nestjs/testing';
 import express, { type RequestHandler } from 'express';
+import { McpModule } from '@nestops/mcp';
 import {
   LATEST_PROTOCOL_VERSION,
   McpProtocol,
-  McpModule,
   McpToolCatalogue,
-} from '@nestops/mcp';
-import { Operation, OperationMessages } from '@nestops/operations';
+} from '@nestops/mcp/internal';
+import { Operation } from '@nestops/operations';
+import { OperationMessages } from '@nestops/operations/internal';
 import { request } from 'node:http';
 import type { RpcBody } from './support/json-rpc-shapes';
 import { JSON_TYPE, sendExact } from './support/mcp-http';

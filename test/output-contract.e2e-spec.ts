@@ -1,4 +1,5 @@
-import { formatFailure, type InvocationResult } from '@nestops/operations';
+import type { InvocationResult } from '@nestops/operations';
+import { formatFailure } from '@nestops/operations/internal';
 import { OperationTestClient } from '@nestops/operations/testing';
 import { CapturingLogger } from './fixtures/pipeline-fixtures';
 import { OutputAppModule, SignalOperations } from './fixtures/output-fixtures';

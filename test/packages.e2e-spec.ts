@@ -28,16 +28,17 @@ const PACKAGES = ['operations', 'mcp', 'typeorm'] as const;
 
 /** The entry points of each package's exports map. */
 const ENTRIES: Record<(typeof PACKAGES)[number], string[]> = {
-  operations: ['.', './testing', './package.json'],
-  mcp: ['.', './testing', './cli', './package.json'],
+  operations: ['.', './testing', './internal', './package.json'],
+  mcp: ['.', './testing', './cli', './internal', './package.json'],
   typeorm: ['.', './package.json'],
 };
 
 /** What each package takes from the app, beyond Nest, reflect-metadata and rxjs. */
 const OWN_PEERS: Record<(typeof PACKAGES)[number], string[]> = {
   operations: ['class-validator', 'class-transformer'],
-  mcp: ['class-validator', 'class-transformer'],
+  mcp: ['class-validator', 'class-transformer', '@nestops/operations'],
   typeorm: [
+    '@nestops/operations',
     'typeorm',
     '@nestjs/typeorm',
     'nestjs-cls',
@@ -342,19 +343,22 @@ describe.each(PACKAGES)('@nestops/%s at run time', (name) => {
 });
 
 describe('the packages together', () => {
-  it('share one scope and version, and mcp and typeorm depend on operations by its published name', () => {
+  it('share one scope and version, and mcp and typeorm take operations from the app by its published name', () => {
     const operations = manifest('operations');
     expect(operations.name).toBe('@nestops/operations');
     for (const name of ['mcp', 'typeorm']) {
       const pkg = manifest(name);
       expect(pkg.name).toBe(`@nestops/${name}`);
       expect(pkg.version).toBe(operations.version);
-      expect(pkg.dependencies).toEqual({
-        '@nestops/operations': `^${operations.version}`,
-        // mcp: the command line's argument parser (CommonJS; 15 is ESM-only)
-        // and the JWT verifier's (ES module, loaded on the first token checked)
-        ...(name === 'mcp' ? { commander: '^14.0.3', jose: '^6.2.18' } : {}),
-      });
+      // A peer, so that an app has one copy of it.
+      expect(pkg.peerDependencies['@nestops/operations']).toBe(
+        `^${operations.version}`,
+      );
+      // mcp: the command line's argument parser (CommonJS; 15 is ESM-only)
+      // and the JWT verifier's (ES module, loaded on the first token checked)
+      expect(pkg.dependencies).toEqual(
+        name === 'mcp' ? { commander: '^14.0.3', jose: '^6.2.18' } : undefined,
+      );
     }
   });
 

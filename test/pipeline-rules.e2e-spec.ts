@@ -13,6 +13,7 @@ import { APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpModule } from '@nestops/mcp';
 import { getInvocationContext, Operation } from '@nestops/operations';
+import { unitOfWorkOf } from '@nestops/operations/internal';
 import { OperationTestClient } from '@nestops/operations/testing';
 import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { map, type Observable } from 'rxjs';
@@ -97,14 +98,14 @@ class ReplaceResult implements NestInterceptor {
 @Injectable()
 class SerializeResult implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next
-      .handle()
-      .pipe(
-        map(
-          (value) =>
-            getInvocationContext(context)?.serializeResult(value).value,
-        ),
-      );
+    return next.handle().pipe(
+      map((value) => {
+        const invocation = getInvocationContext(context);
+        return invocation
+          ? unitOfWorkOf(invocation).serializeResult(value).value
+          : undefined;
+      }),
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpModule } from '@nestops/mcp';
 import { type InvocationContext, Operation } from '@nestops/operations';
+import { callHooksOf } from '@nestops/operations/internal';
 import { ClientV1, CLIENT_INFO } from './support/mcp-clients';
 import { sendExact, sseEvents } from './support/mcp-http';
 import { HTTP_ADAPTERS, startApp, useApp } from './support/start-app';
@@ -26,7 +27,7 @@ class StreamingOperations {
     description: 'Reports twice, then answers.',
   })
   async report(_input: unknown, context: InvocationContext) {
-    const { responseStream } = context;
+    const responseStream = callHooksOf(context)!.responseStream!;
     const record: (typeof seen)[number] = { openBefore: responseStream.open };
     seen.push(record);
     responseStream.send(note('first'));

@@ -287,7 +287,7 @@ describe('audit events', () => {
     principalId: 'user-7',
     tenant: 'acme',
     correlationId: 'corr-1',
-    carrier: 'http',
+    transport: 'http',
   };
 
   it('one per call, for success, denial, validation failure and timeout; never the Authorization value', async () => {
@@ -335,7 +335,7 @@ describe('audit events', () => {
         'outcome',
         'durationMs',
         'correlationId',
-        'carrier',
+        'transport',
         'protocolVersion',
       ]);
       expect(event.protocolVersion).toBe(version);
@@ -359,7 +359,7 @@ describe('audit events', () => {
         tool: 'no_such_tool',
         operationId: null,
         outcome: 'PROTOCOLS_NOTFOUND_002',
-        carrier: 'http',
+        transport: 'http',
         correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       }),
     ]);

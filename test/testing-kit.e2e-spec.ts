@@ -213,7 +213,7 @@ describe('the test kit explains what is missing', () => {
   class NoMcpModule {}
 
   class HiddenOperations {
-    @Operation({ id: 'hidden.get', expose: ['http'] })
+    @Operation({ id: 'hidden.get', expose: ['cli'] })
     get(): { ok: true } {
       return { ok: true };
     }
@@ -262,7 +262,7 @@ describe('the test kit explains what is missing', () => {
       "Operation 'hidden.get' is not exposed on the 'mcp' carrier.",
     );
     expect(
-      await OperationTestClient.create(moduleRef, { carrier: 'http' }).invoke(
+      await OperationTestClient.create(moduleRef, { carrier: 'cli' }).invoke(
         'hidden.get',
       ),
     ).toEqual({ ok: true, value: { ok: true }, json: '{"ok":true}' });

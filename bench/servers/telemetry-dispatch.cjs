@@ -4,7 +4,7 @@
 // process's CPU time and the wall time per call. Run with
 // `-r ./otel-mode.cjs` and BENCH_OTEL by bench/telemetry.mjs.
 const { NestFactory } = require('@nestjs/core');
-const { McpDispatcher } = require('@nestops/mcp');
+const { McpDispatcher } = require('@nestops/mcp/internal');
 const { LibraryModule } = require('./nestops-app.cjs');
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5000);

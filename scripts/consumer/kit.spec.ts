@@ -4,12 +4,11 @@
 // quick-start app.
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { McpProtocolError, McpTestClient } from '@nestops/mcp/testing';
 import {
   createTestApplication,
-  McpProtocolError,
-  McpTestClient,
-} from '@nestops/mcp/testing';
-import { OperationTestClient } from '@nestops/operations/testing';
+  OperationTestClient,
+} from '@nestops/operations/testing';
 import { AppModule } from './app.module.js';
 import { setupApp } from './app.setup.js';
 

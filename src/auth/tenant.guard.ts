@@ -5,12 +5,14 @@ import {
   ForbiddenException,
   Injectable,
 } from '@nestjs/common';
+import { getInvocationContext, OperationException } from '@nestops/operations';
 import {
-  getInvocationContext,
   isTenantId,
-  OperationException,
-} from '@nestops/operations';
-import { requestedTenant, type TenantSource, tenantsOf } from './tenant';
+  requestedTenant,
+  TENANT_ID_RULE,
+  type TenantSource,
+  tenantsOf,
+} from './tenant';
 
 /**
  * Runs after `ApiKeyGuard`: a tenant named by `X-Tenant-Id` (or the call's
@@ -28,9 +30,7 @@ export class TenantGuard implements CanActivate {
     }
     const invocation = getInvocationContext(context);
     if (!invocation && !isTenantId(tenant)) {
-      throw new BadRequestException(
-        'X-Tenant-Id must be 1 to 128 visible ASCII characters',
-      );
+      throw new BadRequestException(TENANT_ID_RULE);
     }
     if (tenantsOf(request.user).includes(tenant)) {
       return true;

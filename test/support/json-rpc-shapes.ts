@@ -1,15 +1,7 @@
+import type { JsonRpcErrorObject } from '@nestops/mcp/internal';
+
 /** The shapes of JSON-RPC answers as the raw-HTTP tests read them. */
-export interface RpcError {
-  readonly code: number;
-  readonly message: string;
-  readonly data: {
-    readonly code: string;
-    readonly correlationId?: string;
-    /** `-32022` only. */
-    readonly supported?: readonly string[];
-    readonly requested?: string;
-  };
-}
+export type RpcError = JsonRpcErrorObject;
 
 export interface RpcBody {
   readonly jsonrpc: string;

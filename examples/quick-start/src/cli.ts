@@ -1,4 +1,4 @@
-import { runCli } from '@nestops/mcp';
+import { runCli } from '@nestops/mcp/cli';
 import { AppModule } from './app.module.js';
 import { setupApp } from './app.setup.js';
 

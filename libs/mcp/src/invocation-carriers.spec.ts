@@ -4,8 +4,8 @@ import {
   type InvocationContext,
   Operation,
   OperationException,
-  OperationRefusedError,
 } from '@nestops/operations';
+import { OperationRefusedError } from '@nestops/operations/internal';
 import { OperationTestClient } from '@nestops/operations/testing';
 import {
   AcceptLanguageResolver,

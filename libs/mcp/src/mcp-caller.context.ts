@@ -1,4 +1,4 @@
-import type { CarrierRequest } from '@nestops/operations';
+import type { CarrierRequest } from '@nestops/operations/internal';
 
 /**
  * What a transport knows about the caller of one message.
@@ -6,7 +6,7 @@ import type { CarrierRequest } from '@nestops/operations';
  * @publicApi
  */
 export interface McpCallerContext {
-  /** The carrier's headers: credentials, locale, tenant, correlation id. */
+  /** The carrier's headers: credentials, locale, correlation id, the app's own. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /**
    * The caller's language preference where the carrier has no

@@ -4,11 +4,11 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import type { OperationDefinition } from '@nestops/operations';
 import {
-  type OperationDefinition,
   OperationInvoker,
   OperationRegistry,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';
 import { MCP_SETTINGS, type McpSettings } from './mcp-options.resolver.js';
 import { unguardedMessage } from './mcp-guard.messages.js';
 

@@ -3,7 +3,8 @@ import {
   INPUT_LIMITS,
   type InputLimits,
   type PermissionsOf,
-} from '@nestops/operations';
+  type TenantOf,
+} from '@nestops/operations/internal';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { DEFAULT_MAX_BODY_SIZE, DEFAULT_MCP_PATH } from './mcp.constants.js';
 import { greetingSettings } from './mcp-server-identity.js';
@@ -41,6 +42,8 @@ export interface McpSettings {
   readonly requireToken?: { readonly scheme: string };
   /** The app's reading of a principal's permissions; undefined: its `permissions`. */
   readonly permissionsOf?: PermissionsOf;
+  /** The app's tenant of a call's headers; undefined: calls have none. */
+  readonly tenantOf?: TenantOf;
   readonly inputLimits: InputLimits;
   /** `ttlMs` of cacheable 2026 results; undefined: `DEFAULT_CACHE_TTL`. */
   readonly cacheTtl?: number;
@@ -181,6 +184,12 @@ export function resolveMcpOptions(
       'permissionsOf must be a function from a principal to its permission names',
     );
   }
+  if (
+    options.tenantOf !== undefined &&
+    typeof options.tenantOf !== 'function'
+  ) {
+    problems.push('tenantOf must be a function from the headers to a tenant');
+  }
   const telemetry = resolveTelemetryOptions(options.telemetry, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
@@ -195,6 +204,7 @@ export function resolveMcpOptions(
     authGuard,
     requireToken,
     permissionsOf: options.permissionsOf,
+    tenantOf: options.tenantOf,
     inputLimits: Object.freeze({ ...INPUT_LIMITS, ...limits }),
     oauth,
     toolListPerCaller: perCaller === true,

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { correlationIdOf } from '@nestops/operations';
+import { correlationIdOf } from '@nestops/operations/internal';
 import { internalErrorResponse } from './json-rpc/internal-error.js';
 import type { JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import { McpProtocolError } from './json-rpc/mcp-protocol.error.js';

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { OperationsModule } from '@nestops/operations';
 import {
   INVOCATION_DEFAULTS,
   type InvocationDefaults,
-  OperationsModule,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';
 import { callerFileOf } from './app-package.reader.js';
 import { McpGuardCheck } from './mcp-guard.check.js';
 import {
@@ -56,12 +56,13 @@ import { McpAuthGuardRef } from './transports/outer-authenticator.js';
       inject: [MCP_MODULE_OPTIONS, { token: MCP_APP_SOURCE, optional: true }],
     },
     {
-      // The module's timeout, input limits and permissions, for every carrier's calls.
+      // The module's timeout, input limits, permissions and tenant, for every carrier's calls.
       provide: INVOCATION_DEFAULTS,
       useFactory: (settings: McpSettings): InvocationDefaults => ({
         timeout: settings.timeout,
         inputLimits: settings.inputLimits,
         permissionsOf: settings.permissionsOf,
+        tenantOf: settings.tenantOf,
       }),
       inject: [MCP_SETTINGS],
     },

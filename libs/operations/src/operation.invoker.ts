@@ -22,7 +22,10 @@ import {
   startCallTimeout,
   watchCallCancel,
 } from './invocation/call/call-timeout.js';
-import type { CancelSignal } from './invocation/call/invocation-options.interface.js';
+import type {
+  CallHooks,
+  CarrierCancel,
+} from './invocation/call/invocation-options.interface.js';
 import {
   type CallScope,
   clsCallScope,
@@ -43,11 +46,7 @@ import {
   keepCurrentCall,
   runAsCall,
 } from './invocation/context/current-call.js';
-import {
-  createInvocationContext,
-  single,
-} from './invocation/context/invocation-context.factory.js';
-import { isTenantId } from './invocation/context/tenant-id.js';
+import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { operationGuards } from './invocation/pipeline/operation-guards.js';
 import type {
@@ -140,10 +139,13 @@ export class OperationInvoker implements OnApplicationBootstrap {
    * failure text alike), its deadline (the carrier's `timeout`, else the
    * app's `InvocationDefaults`), its input limits and its correlation id.
    * Every failure of the call itself is a result with `ok: false`.
+   * `hooks`: what the carrier gives the call beyond its options (its
+   * response stream, its reporter, its observer); default: none.
    */
   async invoke(
     operationId: string,
     options: InvocationOptions,
+    hooks?: CallHooks,
   ): Promise<InvocationResult> {
     const operation = this.callable(operationId, options.carrier);
     const defaults = this.defaults();
@@ -152,15 +154,18 @@ export class OperationInvoker implements OnApplicationBootstrap {
       options,
       defaults,
       this.messages.callerLocale(options.headers, options.locale),
+      hooks,
     );
-    const seen: SeenCall | undefined = options.observe ? {} : undefined;
+    const observe = hooks?.observe;
+    const seen: SeenCall | undefined = observe ? {} : undefined;
     const running = this.run(operation, call, defaults.inputLimits, seen);
+    const cancel = options.signal ?? hooks?.cancel;
     const outcome =
-      call.timeout === undefined && options.signal === undefined
+      call.timeout === undefined && cancel === undefined
         ? await running
-        : await untilStopped(running, call, options.signal, operationId);
+        : await untilStopped(running, call, cancel, operationId);
     if (seen) {
-      options.observe?.(recordOf(call, seen));
+      observe?.(recordOf(call, seen));
     }
     return outcome.ok
       ? outcome
@@ -337,7 +342,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
 function untilStopped(
   running: Promise<CallOutcome>,
   call: CallPlan,
-  signal: CancelSignal | undefined,
+  signal: CarrierCancel | undefined,
   operationId: string,
 ): Promise<CallOutcome> {
   return new Promise<CallOutcome>((resolve, reject) => {
@@ -371,13 +376,21 @@ interface SeenCall {
 
 /** The record of an observed call, as its carrier's `observe` is told it. */
 function recordOf(call: CallPlan, seen: SeenCall): InvocationRecord {
-  const tenant = single(call.headers['x-tenant-id']);
   return {
     operationId: call.operation.id,
     correlationId: call.correlationId,
-    tenant: tenant !== undefined && isTenantId(tenant) ? tenant : undefined,
+    tenant: tenantOf(call),
     principal: seen.request?.user,
   };
+}
+
+/** The app's tenant of the call; undefined when its reading of the headers fails. */
+function tenantOf(call: CallPlan): string | undefined {
+  try {
+    return call.tenantOf?.(call.headers);
+  } catch {
+    return undefined;
+  }
 }
 
 function fail(failure: OperationFailure): CallFailure {

@@ -1,5 +1,6 @@
 import { ServiceUnavailableException } from '@nestjs/common';
-import { formatFailure, OperationException } from '@nestops/operations';
+import { OperationException } from '@nestops/operations';
+import { formatFailure } from '@nestops/operations/internal';
 import { ClsServiceManager } from 'nestjs-cls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, QueryRunner } from 'typeorm';

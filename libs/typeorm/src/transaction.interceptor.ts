@@ -12,8 +12,11 @@ import type {
 import {
   getInvocationContext,
   type InvocationContext,
-  type TransactionSetting,
 } from '@nestops/operations';
+import {
+  type TransactionSetting,
+  unitOfWorkOf,
+} from '@nestops/operations/internal';
 import type { ClsService } from 'nestjs-cls';
 import { defer, lastValueFrom, Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
@@ -34,7 +37,7 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * transaction commits only once its result is final: interceptors of the
  * app that run outside this one (a response wrapper registered before it)
  * see the result first, with the transaction still open
- * (`InvocationContext#holdCommit`).
+ * (`unitOfWorkOf(context).holdCommit`, `@nestops/operations/internal`).
  *
  * Every call runs in a CLS context of its own (the invoker gives each call
  * one, never the outer HTTP request's), and the transaction is kept in a
@@ -84,6 +87,7 @@ export class TransactionInterceptor implements NestInterceptor {
     if (setting === false) {
       return defer(() => this.inCall(invocation, handle));
     }
+    const unitOfWork = unitOfWorkOf(invocation);
     return new Observable((subscriber) => {
       const ended = settlement();
       let sent = false;
@@ -94,7 +98,7 @@ export class TransactionInterceptor implements NestInterceptor {
         invocation.signal.throwIfAborted();
         return this.txHost.withTransaction(optionsOf(setting), async () => {
           const value = await untilAborted(handle, invocation.signal);
-          const accepted = invocation.holdCommit(ended.promise);
+          const accepted = unitOfWork.holdCommit(ended.promise);
           sent = true;
           subscriber.next(value);
           subscriber.complete();
@@ -103,7 +107,7 @@ export class TransactionInterceptor implements NestInterceptor {
           }
           // From here on the answer is what the commit does; a call
           // given up before it is rolled back.
-          if (!invocation.beginCommit()) {
+          if (!unitOfWork.beginCommit()) {
             throw invocation.signal.reason;
           }
         });

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { TransactionIsolation } from '@nestops/operations';
+import type { OperationOptions } from '@nestops/operations';
 
 /** Metadata key of `@UnitOfWork()`. */
 export const UNIT_OF_WORK_METADATA = 'nestops:unit-of-work';
@@ -21,6 +21,6 @@ export const UNIT_OF_WORK_METADATA = 'nestops:unit-of-work';
  * @publicApi
  */
 export const UnitOfWork = (
-  transaction: boolean | { readonly isolation?: TransactionIsolation } = true,
+  transaction: NonNullable<OperationOptions['transaction']> = true,
 ): MethodDecorator & ClassDecorator =>
   SetMetadata(UNIT_OF_WORK_METADATA, transaction);

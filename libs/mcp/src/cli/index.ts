@@ -9,7 +9,6 @@
 export { runCli } from './mcp-cli.js';
 export { CLI_EXIT } from './cli-exit.js';
 export type {
-  McpAppLoader,
   McpCliOptions,
   McpCliServerOptions,
 } from './mcp-cli-options.interface.js';

@@ -2,10 +2,7 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { statSync } from 'node:fs';
 import { CLI_EXIT } from './cli-exit.js';
 import { CliProgram } from './cli-program.js';
-import type {
-  McpAppLoader,
-  McpCliOptions,
-} from './mcp-cli-options.interface.js';
+import type { McpCliOptions } from './mcp-cli-options.interface.js';
 
 /**
  * The command line of a Nest application that imports `McpModule`: boots
@@ -36,7 +33,8 @@ import type {
  * void runCli(AppModule, { name: 'order-desk', setup: setupApp });
  * ```
  *
- * Given a loader of the root module instead (`McpAppLoader`), and imported
+ * Given a loader of the root module instead (an arrow or async function,
+ * one with no `prototype`, which a module class always has), and imported
  * from `@nestops/mcp/cli`, the program loads the app, Nest and the rest of
  * the library only when a command boots the app, and `mcp` answers
  * `initialize` and `server/discover` before that (from `server` and
@@ -59,7 +57,10 @@ import type {
  * @publicApi
  */
 export async function runCli<A extends INestApplication = INestApplication>(
-  app: Type<unknown> | DynamicModule | McpAppLoader,
+  app:
+    | Type<unknown>
+    | DynamicModule
+    | (() => Promise<Type<unknown> | DynamicModule>),
   options: McpCliOptions<A> = {},
 ): Promise<number> {
   const code =

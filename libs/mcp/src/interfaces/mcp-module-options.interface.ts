@@ -1,5 +1,4 @@
 import type { CanActivate, Type } from '@nestjs/common';
-import type { InputLimits, PermissionsOf } from '@nestops/operations';
 import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 
@@ -54,7 +53,17 @@ export interface McpModuleOptions {
    * `(user) => (user as User).roles.flatMap((role) => ROLE_PERMISSIONS[role] ?? [])`.
    * Default: the principal's `permissions` (an array or a set of strings).
    */
-  permissionsOf?: PermissionsOf;
+  permissionsOf?: (principal: unknown) => Iterable<string>;
+  /**
+   * The tenant of a call, as the app decides it from the call's headers
+   * (e.g. its `X-Tenant-Id`, which the command line's `--tenant` sets):
+   * `InvocationContext.tenant`, and the audit events' `tenant`. It may throw
+   * an `OperationException` to refuse the call (an ill-formed tenant).
+   * Default: none (calls have no tenant).
+   */
+  tenantOf?: (
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ) => string | undefined;
   /**
    * Per-call limit in milliseconds of every call of the app's operations,
    * whatever its carrier (`tools/call` over HTTP and stdio, the command
@@ -63,11 +72,24 @@ export interface McpModuleOptions {
    */
   timeout?: number;
   /**
-   * How much input one call may carry, whatever its carrier, checked before
-   * anything else runs; each limit left out keeps its default from
-   * `INPUT_LIMITS`.
+   * How much input one call may carry, whatever its carrier, checked in
+   * one linear pass before any guard, pipe or validator runs; each limit
+   * left out keeps its default: `maxDepth`, the deepest nesting of objects
+   * and arrays, the outermost level 1 (32); `maxProperties` of one object
+   * (1,000); `maxUnknownProperties`, over the whole input, that the DTOs do
+   * not declare (1,000); `maxItems` of one array (10,000);
+   * `maxStringLength`, in UTF-16 code units (1 MiB).
    */
-  inputLimits?: Partial<InputLimits>;
+  inputLimits?: {
+    readonly [
+      limit in
+        | 'maxDepth'
+        | 'maxProperties'
+        | 'maxUnknownProperties'
+        | 'maxItems'
+        | 'maxStringLength'
+    ]?: number;
+  };
   /**
    * How long, in milliseconds, a 2026-07-28 client may keep `tools/list` and
    * `server/discover` answers fresh (their `ttlMs`). The tools are fixed

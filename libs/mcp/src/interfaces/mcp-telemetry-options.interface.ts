@@ -58,7 +58,7 @@ export interface McpAuditEvent {
   readonly time: string;
   /** The caller's principal id (see `principalId`); null: anonymous. */
   readonly principalId: string | null;
-  /** The tenant the call ran for (`X-Tenant-Id`, `--tenant`); null: none. */
+  /** The tenant the call ran for, as McpModule's `tenantOf` names it; null: none. */
   readonly tenant: string | null;
   /** The tool named by the call; null when it named none. */
   readonly tool: string | null;
@@ -75,8 +75,8 @@ export interface McpAuditEvent {
   readonly durationMs: number;
   /** The call's correlation id, as its logs and failures name it. */
   readonly correlationId: string;
-  /** `http` (Streamable HTTP) or `stdio`. */
-  readonly carrier: 'http' | 'stdio';
+  /** The MCP transport the call came on: `http` (Streamable HTTP) or `stdio`. */
+  readonly transport: 'http' | 'stdio';
   /** The MCP protocol version of the call, where the carrier knows it; else null. */
   readonly protocolVersion: string | null;
   /** The call's `arguments`, only under `auditArguments`. */

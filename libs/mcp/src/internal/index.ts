@@ -1,11 +1,30 @@
 /**
- * `@nestops/mcp/internal`: the protocol layer's parts for the library's own
- * packages and tests. Internal by contract: no API report, no semver
- * promise; an app uses the main entry point.
+ * `@nestops/mcp/internal`: the MCP carrier's plumbing, for the library's
+ * own tests and tools. @internal by contract: no API report, no
+ * compatibility promise between versions; an app imports `@nestops/mcp`,
+ * `@nestops/mcp/testing` or `@nestops/mcp/cli` instead.
  *
  * @packageDocumentation
  */
 
+// The declaration build (`stripInternal`) drops the statement that the
+// comment above leads, since it says @internal: this empty one.
+export {};
+
 export { McpProtocol } from '../protocol/mcp-protocol.js';
 export { McpCall, mcpCallOf } from '../protocol/mcp-call.js';
 export { McpServerRequestError } from '../protocol/server-requests.js';
+export { McpDispatcher } from '../mcp.dispatcher.js';
+export { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+export type { CallerLogging, McpCallerContext } from '../mcp-caller.context.js';
+export { MCP_MODULE_OPTIONS } from '../mcp-module-definition.js';
+export {
+  LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SPOKEN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../mcp.constants.js';
+export type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+} from '../json-rpc/json-rpc.types.js';

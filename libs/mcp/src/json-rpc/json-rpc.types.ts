@@ -1,8 +1,4 @@
-/**
- * The id of a JSON-RPC request, echoed by its answer.
- *
- * @publicApi
- */
+/** The id of a JSON-RPC request, echoed by its answer. */
 export type JsonRpcId = string | number;
 
 export interface JsonRpcRequest {
@@ -10,29 +6,6 @@ export interface JsonRpcRequest {
   readonly id?: JsonRpcId;
   readonly method: string;
   readonly params?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * The `error` of a JSON-RPC error answer; `data.code` is the catalogue code.
- *
- * @publicApi
- */
-export interface JsonRpcErrorObject {
-  /** The JSON-RPC error code (`-32700`, `-32600`, `-32601`, `-32602`, `-32603`, or MCP's `-32020`, `-32022`). */
-  readonly code: number;
-  /** What went wrong, in English. */
-  readonly message: string;
-  /** The catalogue code, and what more the error tells. */
-  readonly data: {
-    /** The catalogue code (`PROTOCOLS_VALIDATION_001`...). */
-    readonly code: string;
-    /** Under which an unexpected failure was logged (`-32603` only). */
-    readonly correlationId?: string;
-    /** Every protocol version the server speaks (`-32022` only). */
-    readonly supported?: readonly string[];
-    /** The protocol version the request named (`-32022` only). */
-    readonly requested?: string;
-  };
 }
 
 /**
@@ -44,14 +17,39 @@ export interface JsonRpcErrorObject {
 export type JsonRpcResponse =
   | {
       readonly jsonrpc: '2.0';
-      readonly id: JsonRpcId;
+      /** The request's id. */
+      readonly id: string | number;
       readonly result: unknown;
     }
   | {
       readonly jsonrpc: '2.0';
-      readonly id: JsonRpcId | null;
-      readonly error: JsonRpcErrorObject;
+      /** The request's id; null when it could not be read. */
+      readonly id: string | number | null;
+      /** The error; `data.code` is the catalogue code. */
+      readonly error: {
+        /** The JSON-RPC error code (`-32700`, `-32600`, `-32601`, `-32602`, `-32603`, or MCP's `-32020`, `-32022`). */
+        readonly code: number;
+        /** What went wrong, in English. */
+        readonly message: string;
+        /** The catalogue code, and what more the error tells. */
+        readonly data: {
+          /** The catalogue code (`PROTOCOLS_VALIDATION_001`...). */
+          readonly code: string;
+          /** Under which an unexpected failure was logged (`-32603` only). */
+          readonly correlationId?: string;
+          /** Every protocol version the server speaks (`-32022` only). */
+          readonly supported?: readonly string[];
+          /** The protocol version the request named (`-32022` only). */
+          readonly requested?: string;
+        };
+      };
     };
+
+/** The `error` of a JSON-RPC error answer; `data.code` is the catalogue code. */
+export type JsonRpcErrorObject = Extract<
+  JsonRpcResponse,
+  { readonly error: unknown }
+>['error'];
 
 /** JSON-RPC 2.0 error codes used by the MCP carrier. */
 export const JSON_RPC_PARSE_ERROR = -32700;

@@ -5,7 +5,7 @@ import {
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
-import { OperationRegistry } from '@nestops/operations';
+import { OperationRegistry } from '@nestops/operations/internal';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { McpSettings } from '../mcp-options.resolver.js';
 import { MCP_SETTINGS } from '../mcp-settings.token.js';

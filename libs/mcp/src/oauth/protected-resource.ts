@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OperationRegistry } from '@nestops/operations';
+import { OperationRegistry } from '@nestops/operations/internal';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import {
   type McpOAuthSettings,

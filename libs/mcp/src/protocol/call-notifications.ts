@@ -3,7 +3,7 @@ import {
   LOG_LEVELS,
   type LogLevel,
   type ResponseStream,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { CallerLogging } from '../mcp-caller.context.js';

@@ -1,8 +1,9 @@
-import type {
-  InvocationRecord,
-  InvocationResult,
-  ResponseStream,
-} from '@nestops/operations';
+import type { InvocationContext, InvocationResult } from '@nestops/operations';
+import {
+  callHooksOf,
+  type InvocationRecord,
+  type ResponseStream,
+} from '@nestops/operations/internal';
 import type { McpRequest } from './mcp-message.js';
 import type { CallerLogging } from '../mcp-caller.context.js';
 import { CallCancel } from './call-cancel.js';
@@ -42,10 +43,11 @@ export interface ServerRequestOptions {
 }
 
 /**
- * The MCP call an operation's invocation came from, found by the response
- * stream the call gave it; undefined for a call that did not come over MCP.
+ * The MCP call an operation's invocation came from (found by the response
+ * stream the call gave it); undefined for a call that did not come over MCP.
  */
-export function mcpCallOf(stream: ResponseStream): McpCall | undefined {
+export function mcpCallOf(context: InvocationContext): McpCall | undefined {
+  const stream = callHooksOf(context)?.responseStream;
   return stream instanceof CallStream ? stream.call : undefined;
 }
 

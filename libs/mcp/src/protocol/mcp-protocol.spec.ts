@@ -1,10 +1,7 @@
 import { Injectable, Logger, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import {
-  type InvocationContext,
-  Operation,
-  type ResponseStream,
-} from '@nestops/operations';
+import { type InvocationContext, Operation } from '@nestops/operations';
+import { callHooksOf, type ResponseStream } from '@nestops/operations/internal';
 import { McpProtocol } from './mcp-protocol.js';
 import { McpModule } from '../mcp.module.js';
 import { resultValue } from './answer-text.js';
@@ -20,8 +17,9 @@ class Desk {
     description: 'Echoes.',
   })
   echo(_input: unknown, context: InvocationContext) {
-    context.responseStream.send({ jsonrpc: '2.0', method: 'notes/ahead' });
-    return { open: context.responseStream.open };
+    const stream = callHooksOf(context)?.responseStream;
+    stream?.send({ jsonrpc: '2.0', method: 'notes/ahead' });
+    return { open: stream?.open ?? false };
   }
 }
 

@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OperationInvoker, OperationMessages } from '@nestops/operations';
+import {
+  OperationInvoker,
+  OperationMessages,
+} from '@nestops/operations/internal';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
@@ -71,19 +74,24 @@ export class McpTools {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }
-    const result = await this.invoker.invoke(entry.operation.id, {
-      carrier: 'mcp',
-      target: name,
-      headers: caller.headers,
-      request: caller.request,
-      locale: caller.locale,
-      input,
-      timeout: caller.timeout,
-      signal: call.signal,
-      responseStream: call.stream,
-      reporter: mcpCallReporter(params, call.logLevel, call.stream),
-      observe: call.observer?.observe,
-    });
+    const result = await this.invoker.invoke(
+      entry.operation.id,
+      {
+        carrier: 'mcp',
+        target: name,
+        headers: caller.headers,
+        request: caller.request,
+        locale: caller.locale,
+        input,
+        timeout: caller.timeout,
+      },
+      {
+        cancel: call.signal,
+        responseStream: call.stream,
+        reporter: mcpCallReporter(params, call.logLevel, call.stream),
+        observe: call.observer?.observe,
+      },
+    );
     call.observer?.answered(result);
     return this.writer.toolResult(result, revision);
   }

@@ -1,4 +1,4 @@
-import type { ResponseStream } from '@nestops/operations';
+import type { ResponseStream } from '@nestops/operations/internal';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 
 /** How a transport moves messages. */

@@ -1,5 +1,5 @@
-import type * as Operations from '@nestops/operations';
-import type { LogLevel } from '@nestops/operations';
+import type * as Operations from '@nestops/operations/internal';
+import type { LogLevel } from '@nestops/operations/internal';
 import {
   MODERN_PROTOCOL_VERSIONS,
   SPOKEN_PROTOCOL_VERSIONS,
@@ -34,7 +34,8 @@ let logLevelNames: ReadonlySet<string> | undefined;
  */
 function logLevels(): readonly LogLevel[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('@nestops/operations') as typeof Operations).LOG_LEVELS;
+  return (require('@nestops/operations/internal') as typeof Operations)
+    .LOG_LEVELS;
 }
 
 /** Whether `value` names one of MCP's log levels. */

@@ -30,7 +30,7 @@ class RootsOperations {
 
   @Operation({ id: 'roots.ask', readOnly: true })
   async ask(input: AskDto, context: InvocationContext) {
-    const call = mcpCallOf(context.responseStream)!;
+    const call = mcpCallOf(context)!;
     try {
       const answer = await call.sendRequest('roots/list', undefined, {
         timeoutMs: input.timeoutMs,

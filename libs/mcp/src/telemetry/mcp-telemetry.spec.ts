@@ -15,7 +15,7 @@ const EVENT: McpAuditEvent = {
   outcome: 'ok',
   durationMs: 1,
   correlationId: 'corr-9',
-  carrier: 'stdio',
+  transport: 'stdio',
   protocolVersion: null,
 };
 

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { InvocationResult } from '@nestops/operations';
 import {
   correlationIdOf,
   type InvocationRecord,
-  type InvocationResult,
-  isTenantId,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';
 import type * as OtelApi from '@opentelemetry/api';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import type { McpCall } from '../protocol/mcp-call.js';
+import type { McpCallerContext } from '../mcp-caller.context.js';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import type {
   McpAuditEvent,
@@ -72,6 +72,18 @@ export class McpTelemetry {
     return observed
       ? new RequestTelemetry(this, otel ?? undefined, call)
       : undefined;
+  }
+
+  /**
+   * @internal The app's tenant of a call refused before it ran, from its
+   * headers; undefined when it has none or they name none it accepts.
+   */
+  tenantOf(headers: McpCallerContext['headers']): string | undefined {
+    try {
+      return this.settings.tenantOf?.(headers);
+    } catch {
+      return undefined;
+    }
   }
 
   /** @internal The operation of the tool `name`, or undefined. */
@@ -250,23 +262,18 @@ export class RequestTelemetry {
   ): McpAuditEvent {
     const { params } = this.call.request;
     const { headers } = this.call.transport.caller;
-    const header = headers['x-tenant-id'];
-    const tenant = Array.isArray(header) ? header[0] : header;
     return {
       time: new Date(this.time).toISOString(),
       principalId: principalId ?? null,
       tenant:
-        (this.record
-          ? this.record.tenant
-          : tenant !== undefined && isTenantId(tenant)
-            ? tenant
-            : undefined) ?? null,
+        (this.record ? this.record.tenant : this.owner.tenantOf(headers)) ??
+        null,
       tool: typeof params.name === 'string' ? params.name : null,
       operationId: this.operationId ?? null,
       outcome,
       durationMs: Math.round(seconds * 1e6) / 1e3,
       correlationId: this.record?.correlationId ?? correlationIdOf(headers),
-      carrier: this.call.transport.kind === 'stdio' ? 'stdio' : 'http',
+      transport: this.call.transport.kind === 'stdio' ? 'stdio' : 'http',
       protocolVersion: this.protocolVersion() ?? null,
       ...(this.owner.settings.telemetry.auditArguments
         ? { arguments: params.arguments }
@@ -279,10 +286,14 @@ export class RequestTelemetry {
     return this.call.protocolVersion;
   }
 
-  /** The id of the call's principal (its guards', else the endpoint's). */
+  /** The call's principal: its guards', else the endpoint's. */
+  private principal(): unknown {
+    return this.record?.principal ?? this.call.transport.caller.principal;
+  }
+
+  /** The id of the call's principal. */
   private principalId(): string | undefined {
-    const principal =
-      this.record?.principal ?? this.call.transport.caller.principal;
+    const principal = this.principal();
     return principal === undefined
       ? undefined
       : this.owner.settings.telemetry.principalId(principal);

@@ -255,7 +255,7 @@ it('a call on stdio: one span (pipe, the principal opted in), the handler under 
     outcome: 'ok',
     durationMs: expect.any(Number),
     correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-    carrier: 'stdio',
+    transport: 'stdio',
     protocolVersion: '2025-06-18',
     arguments: { text: 'hi' },
   });

@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { carrierHeaders, type TestHeaders } from '@nestops/operations/testing';
+import type { TestHeaders } from '@nestops/operations/testing';
+import { carrierHeaders } from '@nestops/operations/internal';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCallerContext } from '../mcp-caller.context.js';

@@ -1,6 +1,7 @@
 import { Injectable, Logger, Module, type Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { ContractError, Operation } from '@nestops/operations';
+import { Operation } from '@nestops/operations';
+import { ContractError } from '@nestops/operations/internal';
 import {
   AcceptLanguageResolver,
   I18nLoader,

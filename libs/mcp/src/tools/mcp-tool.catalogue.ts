@@ -4,15 +4,15 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
+import { OperationDefinition } from '@nestops/operations';
 import {
   ContractError,
-  OperationDefinition,
   OperationMessages,
   OperationRegistry,
   OperationTexts,
   operationTextKeys,
   heldPermissions,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';
 import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
 import { createTool, defaultToolName } from './mcp-tool.factory.js';

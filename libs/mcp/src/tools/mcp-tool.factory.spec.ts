@@ -1,8 +1,5 @@
-import type {
-  JsonSchema,
-  OperationDefinition,
-  OperationSemantics,
-} from '@nestops/operations';
+import type { JsonSchema, OperationDefinition } from '@nestops/operations';
+import type { OperationSemantics } from '@nestops/operations/internal';
 import { createTool, defaultToolName } from './mcp-tool.factory.js';
 
 function operation(
@@ -14,7 +11,7 @@ function operation(
     id,
     resource: id.slice(0, dot),
     verb: id.slice(dot + 1),
-    expose: ['http', 'mcp', 'cli'],
+    expose: ['mcp', 'cli'],
     permissions: [],
     stability: 'stable',
     semantics: { readOnly: false, destructive: true, idempotent: false },

@@ -1,8 +1,5 @@
-import type {
-  JsonSchema,
-  LocalizedOperation,
-  OperationDefinition,
-} from '@nestops/operations';
+import type { JsonSchema, OperationDefinition } from '@nestops/operations';
+import type { LocalizedOperation } from '@nestops/operations/internal';
 import type { McpTool } from './mcp-tool.interface.js';
 
 /** An operation without input takes no arguments: any property is rejected. */

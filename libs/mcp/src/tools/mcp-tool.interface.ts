@@ -1,17 +1,5 @@
 import type { JsonSchema } from '@nestops/operations';
 
-/** Behaviour hints of a tool (MCP `ToolAnnotations`). */
-export interface McpToolAnnotations {
-  /** The tool changes nothing (`get`, `list`, `readOnly: true`). */
-  readonly readOnlyHint: boolean;
-  /** The tool may destroy or irreversibly change state (`delete`, unknown verbs, `destructive`). */
-  readonly destructiveHint: boolean;
-  /** Calling it twice with the same arguments does what calling it once does (`idempotent`). */
-  readonly idempotentHint: boolean;
-  /** The tool reaches an open world outside the app; only when `openWorld` states it. */
-  readonly openWorldHint?: boolean;
-}
-
 /** One entry of `tools/list`. */
 export interface McpTool {
   /** The tool name: the operation id with `_` for `.` (`orders_create`), or the `tools` option's. */
@@ -24,17 +12,21 @@ export interface McpTool {
   readonly inputSchema: JsonSchema;
   /** The JSON Schema of its `structuredContent`, when the operation declares an output. */
   readonly outputSchema?: JsonSchema;
-  /** What a call does to state, from the operation's semantics. */
-  readonly annotations: McpToolAnnotations;
+  /** What a call does to state, from the operation's semantics (MCP `ToolAnnotations`). */
+  readonly annotations: {
+    /** The tool changes nothing (`get`, `list`, `readOnly: true`). */
+    readonly readOnlyHint: boolean;
+    /** The tool may destroy or irreversibly change state (`delete`, unknown verbs, `destructive`). */
+    readonly destructiveHint: boolean;
+    /** Calling it twice with the same arguments does what calling it once does (`idempotent`). */
+    readonly idempotentHint: boolean;
+    /** The tool reaches an open world outside the app; only when `openWorld` states it. */
+    readonly openWorldHint?: boolean;
+  };
 }
 
-/** One block of a tool result's `content`. */
-export interface McpTextContent {
-  /** Always `text`: results are JSON text. */
-  readonly type: 'text';
-  /** The result as JSON text, or a failure's `<CODE>: <message>`. */
-  readonly text: string;
-}
+/** Behaviour hints of a tool (MCP `ToolAnnotations`). */
+export type McpToolAnnotations = McpTool['annotations'];
 
 /**
  * The result of `tools/call`: the response JSON as text (and as
@@ -43,9 +35,17 @@ export interface McpTextContent {
  */
 export interface McpToolResult {
   /** One text block: the result's JSON text, or the failure's text. */
-  readonly content: readonly McpTextContent[];
+  readonly content: readonly {
+    /** Always `text`: results are JSON text. */
+    readonly type: 'text';
+    /** The result as JSON text, or a failure's `<CODE>: <message>`. */
+    readonly text: string;
+  }[];
   /** The result itself, when it is a JSON object. */
   readonly structuredContent?: Readonly<Record<string, unknown>>;
   /** Present (true) when the operation failed. */
   readonly isError?: true;
 }
+
+/** One block of a tool result's `content`. */
+export type McpTextContent = McpToolResult['content'][number];

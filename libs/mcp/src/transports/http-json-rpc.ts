@@ -3,7 +3,7 @@ import type {
   IncomingMessage,
   ServerResponse,
 } from 'node:http';
-import type { CarrierRequest } from '@nestops/operations';
+import type { CarrierRequest } from '@nestops/operations/internal';
 import type { McpCallerContext } from '../mcp-caller.context.js';
 import { idOf } from '../json-rpc/json-rpc-envelope.js';
 import {

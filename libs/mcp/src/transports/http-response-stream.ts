@@ -1,4 +1,4 @@
-import type { ResponseStream } from '@nestops/operations';
+import type { ResponseStream } from '@nestops/operations/internal';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { answerText } from '../protocol/answer-text.js';

@@ -15,7 +15,7 @@ import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { HttpExecutionContext } from './http-execution-context.js';
-import { correlationIdOf } from '@nestops/operations';
+import { correlationIdOf } from '@nestops/operations/internal';
 import { sendProblem } from './http-problem.js';
 
 const SCHEME = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)/;

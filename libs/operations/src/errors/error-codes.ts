@@ -27,20 +27,9 @@ export const OPERATION_ERRORS = {
     'An interceptor of the app changed the result of {operation} so that it no longer matches its output contract (correlation id {correlationId}). To leave tool calls alone, begin its intercept() with: if (isOperationCall(context)) return next.handle();',
 } as const;
 
-/**
- * A failure code of the catalogue `OPERATION_ERRORS`: what an
- * `OperationException` and an `OperationFailure` carry.
- *
- * @publicApi
- */
+/** A failure code of the catalogue `OPERATION_ERRORS`. */
 export type OperationErrorCode = keyof typeof OPERATION_ERRORS;
 
-/**
- * The code of a failure: one of the catalogue, or the application's own of
- * the same form `<AREA>_<KIND>_<NNN>` (as an exception filter's answer or an
- * `HttpException`'s body may name one in its `code`).
- *
- * @publicApi
- */
+/** The code of a failure: one of the catalogue, or the app's own of its form. */
 export type OperationFailureCode =
   OperationErrorCode | `${Uppercase<string>}_${Uppercase<string>}_${number}`;

@@ -1,4 +1,4 @@
-import type { OperationFailureCode } from './error-codes.js';
+import type { OPERATION_ERRORS, OperationFailureCode } from './error-codes.js';
 import { describeFailure, violationsText } from '../i18n/failure-text.js';
 
 /**
@@ -30,8 +30,15 @@ export interface OperationViolation {
  * @publicApi
  */
 export interface OperationFailure {
-  /** The catalogue code (or the app's own, from an HTTP answer); it never depends on the language. */
-  readonly code: OperationFailureCode;
+  /**
+   * The catalogue code, or the app's own of the same form
+   * `<AREA>_<KIND>_<NNN>` (an exception filter's answer or an
+   * `HttpException`'s body may name one in its `code`); it never depends on
+   * the language.
+   */
+  readonly code:
+    | keyof typeof OPERATION_ERRORS
+    | `${Uppercase<string>}_${Uppercase<string>}_${number}`;
   /** Message-catalogue key: `nestops.errors.<CODE>`, or the application's own key. */
   readonly key: string;
   /** The arguments of the message (`{detail}`, `{permission}`...). */

@@ -1,25 +1,10 @@
-import type { OperationErrorCode } from './error-codes.js';
+import type { OPERATION_ERRORS } from './error-codes.js';
 import {
   OperationFailure,
   OperationViolation,
   operationFailure,
   validationFailure,
 } from './operation-failure.js';
-
-/**
- * How an `OperationException`'s text is found.
- *
- * @publicApi
- */
-export interface OperationExceptionOptions {
-  /**
-   * The application's message key for the text (`orders.errors.not_found`),
-   * translated with `params` as its arguments. Without it, or where the
-   * catalogue has no such key, the library's text of `code` is used, so also
-   * give the `detail` parameter that text shows.
-   */
-  readonly key?: string;
-}
 
 /**
  * Thrown by application code (handlers, guards, interceptors) to fail an
@@ -38,9 +23,16 @@ export class OperationException extends Error {
   readonly failure: OperationFailure;
 
   constructor(
-    code: OperationErrorCode,
+    code: keyof typeof OPERATION_ERRORS,
     params: Record<string, string | number> = {},
-    options: OperationExceptionOptions = {},
+    /**
+     * `key`: the application's message key for the text
+     * (`orders.errors.not_found`), translated with `params` as its
+     * arguments. Without it, or where the catalogue has no such key, the
+     * library's text of `code` is used, so also give the `detail` parameter
+     * that text shows.
+     */
+    options: { readonly key?: string } = {},
   ) {
     super(code);
     this.name = 'OperationException';

@@ -71,7 +71,6 @@ const VALIDATION_EN_US = {
     'a property name in {property} must not contain NUL characters',
   propertyNameLoneSurrogate:
     'a property name in {property} must be well-formed Unicode (it has a lone surrogate)',
-  tenantId: '{property} must be 1 to 128 visible ASCII characters',
 } as const;
 
 /**
@@ -152,7 +151,6 @@ const ZH_CN: LibraryCatalogue = {
     propertyNameNulCharacter: '{property} 中的属性名不能包含 NUL 字符',
     propertyNameLoneSurrogate:
       '{property} 中的属性名必须是格式正确的 Unicode（含有孤立的代理项）',
-    tenantId: '{property} 必须是 1 到 128 个可见的 ASCII 字符',
   },
 };
 
@@ -200,8 +198,8 @@ export function interpolate(
 }
 
 /**
- * A violation of one of the library's own checks (input limits, text,
- * tenant), with its English message.
+ * A violation of one of the library's own checks (input limits, text),
+ * with its English message.
  */
 export function libraryViolation(
   property: string,

@@ -1,11 +1,8 @@
 import type { Type } from '@nestjs/common';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
-import type { OperationSemantics } from '../operation-semantics.js';
 import type {
   Carrier,
-  OperationPolicy,
-  OperationStability,
-  TransactionSetting,
+  OperationOptions,
 } from './operation-options.interface.js';
 
 /**
@@ -30,11 +27,24 @@ export interface OperationDefinition {
   /** Every permission the caller must hold (`@Operation({ permission })`). */
   readonly permissions: readonly string[];
   /** `@Operation({ policy })`: the app's own check, run after the permissions. */
-  readonly policy?: OperationPolicy;
+  readonly policy?: OperationOptions['policy'];
   /** `@Operation({ stability })`, `stable` by default. */
-  readonly stability: OperationStability;
-  /** What a call does to state, from the verb and `readOnly`. */
-  readonly semantics: OperationSemantics;
+  readonly stability: NonNullable<OperationOptions['stability']>;
+  /**
+   * What a call does to the state it touches, derived from the verb and
+   * `readOnly` (and stated `destructive`, `idempotent`, `openWorld`).
+   * Carriers map it onto their own vocabulary (MCP tool annotations).
+   */
+  readonly semantics: {
+    /** Reads only; calling it changes nothing. */
+    readonly readOnly: boolean;
+    /** May destroy or irreversibly change existing state. */
+    readonly destructive: boolean;
+    /** Calling it twice with the same input has the effect of calling it once. */
+    readonly idempotent: boolean;
+    /** Reaches an open world outside the app; undefined when not stated. */
+    readonly openWorld?: boolean;
+  };
   /** The input DTO class, given or inferred from the method's first parameter. */
   readonly input?: Type<unknown>;
   /** The output DTO class, when given. */
@@ -44,7 +54,14 @@ export interface OperationDefinition {
   /** The output's JSON Schema, when an output DTO is given. */
   readonly outputSchema?: JsonSchema;
   /** One transaction per call, or none (`false`). */
-  readonly transaction: TransactionSetting;
+  readonly transaction:
+    false | Exclude<OperationOptions['transaction'], boolean | undefined>;
   /** `ClassName.method` of the provider that implements it. */
   readonly source: string;
 }
+
+/**
+ * The unit of work of an operation's calls, resolved from `transaction`:
+ * `false` for none, otherwise one transaction per call.
+ */
+export type TransactionSetting = OperationDefinition['transaction'];

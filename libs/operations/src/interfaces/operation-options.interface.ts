@@ -2,21 +2,16 @@ import type { Type } from '@nestjs/common';
 import type { InvocationContext } from '../invocation/context/invocation-context.interface.js';
 
 /**
- * A carrier publishes operations to callers: `http` (REST routes), `mcp`
- * (Model Context Protocol tools) and `cli` (the command-line host).
+ * What calls an operation through `OperationInvoker`: `mcp` (Model Context
+ * Protocol tools, over HTTP or stdio) and `cli` (the command line's
+ * `invoke`). An app's REST routes run as Nest runs them, not as a carrier.
  *
  * @publicApi
  */
-export type Carrier = 'http' | 'mcp' | 'cli';
+export type Carrier = 'mcp' | 'cli';
 
-/**
- * Lifecycle of an operation. `internal` operations are published on no
- * carrier.
- *
- * @publicApi
- */
-export type OperationStability =
-  'stable' | 'experimental' | 'deprecated' | 'internal';
+/** Lifecycle of an operation (`OperationOptions.stability`). */
+export type OperationStability = NonNullable<OperationOptions['stability']>;
 
 /**
  * What `@Operation()` declares about one provider method.
@@ -51,7 +46,7 @@ export interface OperationOptions {
    * An app-defined check run after the permissions; returning false fails
    * the call with `SECURITY_DENIED_002`.
    */
-  policy?: OperationPolicy;
+  policy?: (context: InvocationContext) => boolean | Promise<boolean>;
   /** Marks a custom verb as read-only (`orders.search`). */
   readOnly?: boolean;
   /**
@@ -73,8 +68,11 @@ export interface OperationOptions {
    * `openWorldHint`). Published only when stated.
    */
   openWorld?: boolean;
-  /** Default: `stable`. */
-  stability?: OperationStability;
+  /**
+   * Lifecycle of the operation. `internal` operations are published on no
+   * carrier. Default: `stable`.
+   */
+  stability?: 'stable' | 'experimental' | 'deprecated' | 'internal';
   /**
    * Request DTO class; inferred from the first parameter's type when
    * omitted, which must then be a class. `null`: the operation takes no
@@ -88,34 +86,24 @@ export interface OperationOptions {
    * `@nestops/typeorm`'s: `true` runs each call in one transaction, `false`
    * in none, `{ isolation }` in one at that isolation level. Default: a
    * transaction for operations that change state, none for read-only ones.
+   * `isolation` is an SQL isolation level; the database's default when not
+   * given.
    */
-  transaction?: boolean | { readonly isolation?: TransactionIsolation };
+  transaction?:
+    | boolean
+    | {
+        readonly isolation?:
+          | 'READ UNCOMMITTED'
+          | 'READ COMMITTED'
+          | 'REPEATABLE READ'
+          | 'SERIALIZABLE';
+      };
 }
 
-/**
- * SQL isolation levels a transaction can ask for; the database's default
- * when not given.
- *
- * @publicApi
- */
-export type TransactionIsolation =
-  'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
+/** The SQL isolation levels a transaction can ask for. */
+export type TransactionIsolation = NonNullable<
+  Exclude<OperationOptions['transaction'], boolean | undefined>['isolation']
+>;
 
-/**
- * The unit of work of an operation's calls, resolved from `transaction`:
- * `false` for none, otherwise one transaction per call.
- *
- * @publicApi
- */
-export type TransactionSetting =
-  false | { readonly isolation?: TransactionIsolation };
-
-/**
- * An app-defined authorization check of one call, e.g. "only the order's
- * owner may cancel it".
- *
- * @publicApi
- */
-export type OperationPolicy = (
-  context: InvocationContext,
-) => boolean | Promise<boolean>;
+/** An app-defined authorization check of one call (`OperationOptions.policy`). */
+export type OperationPolicy = NonNullable<OperationOptions['policy']>;

@@ -1,12 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AppSetup } from '../interfaces/app-setup.interface.js';
 
-/** What `createTestApplication` needs of a compiled `TestingModule`. */
-export interface TestApplicationSource {
-  /** `TestingModule.createNestApplication()`: the application, not yet initialised. */
-  createNestApplication(): INestApplication;
-}
-
 /**
  * The application of a compiled `TestingModule`, with `setup` applied and
  * then initialised (not listening), as `main.ts` and `runCli` boot it: the
@@ -14,7 +8,9 @@ export interface TestApplicationSource {
  * the calls of `OperationTestClient` and `McpTestClient` as they judge HTTP
  * requests. Those clients take an initialised application, and Nest builds
  * a call's pipeline when the application initialises, so the setup cannot
- * come later. Close the application after the tests.
+ * come later. Close the application after the tests. `moduleRef`: what
+ * it needs of a compiled `TestingModule`, its `createNestApplication()`
+ * (the application, not yet initialised).
  *
  * ```ts
  * const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
@@ -28,7 +24,10 @@ export interface TestApplicationSource {
  */
 export async function createTestApplication<
   A extends INestApplication = INestApplication,
->(moduleRef: TestApplicationSource, setup?: AppSetup<A>): Promise<A> {
+>(
+  moduleRef: { createNestApplication(): INestApplication },
+  setup?: AppSetup<A>,
+): Promise<A> {
   if (setup !== undefined && typeof setup !== 'function') {
     throw new TypeError(
       `createTestApplication's setup must be the function main.ts applies to the app, not ${typeof setup}`,

@@ -1,5 +1,5 @@
 /**
- * The parts of `@nestops/operations` the commands use, loaded with the
+ * The parts of `@nestops/operations/internal` the commands use, loaded with the
  * command that boots the app (`await import('./operations-api.js')`), not
  * with the command line. A static import here resolves, as every import
  * of this CommonJS build does, to the package's CommonJS entry, whose
@@ -11,4 +11,4 @@ export {
   OperationInvoker,
   OperationRefusedError,
   OperationRegistry,
-} from '@nestops/operations';
+} from '@nestops/operations/internal';

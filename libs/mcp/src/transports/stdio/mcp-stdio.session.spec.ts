@@ -1,6 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { type InvocationContext, Operation } from '@nestops/operations';
+import { callHooksOf } from '@nestops/operations/internal';
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import { PassThrough } from 'node:stream';
 import { McpProtocol } from '../../protocol/mcp-protocol.js';
@@ -34,7 +35,7 @@ class SessionOperations {
   /** Two messages ahead of its answer, and one after it (dropped). */
   @Operation({ input: null, id: 'echo.report', readOnly: true })
   report(_input: unknown, context: InvocationContext): { reported: 2 } {
-    const { responseStream } = context;
+    const responseStream = callHooksOf(context)!.responseStream!;
     responseStream.send({ jsonrpc: '2.0', method: 'notes/first' });
     responseStream.send({ jsonrpc: '2.0', method: 'notes/\u4e2d\u00e9' });
     setImmediate(() => {

@@ -2,17 +2,22 @@ import type { OperationDefinition } from '../../interfaces/operation-definition.
 import { CallAbort } from './call-abort.js';
 import { CallCommits } from './call-commits.js';
 import { CallSerializer } from '../output/call-serializer.js';
-import type { InvocationDefaults } from './invocation-defaults.js';
+import type { InvocationDefaults, TenantOf } from './invocation-defaults.js';
 import type { InvocationOptions } from './invocation-options.interface.js';
+import type { CallHooks } from './invocation-options.interface.js';
 import { correlationIdOf } from '../context/invocation-context.factory.js';
 
 /** What the invoker decides about one call, once, before it runs. */
 export interface CallPlan {
   readonly operation: OperationDefinition;
   readonly options: InvocationOptions;
+  /** What the carrier gave the call beyond its options; undefined: nothing. */
+  readonly hooks: CallHooks | undefined;
   /** The carrier's headers, with the call's language when it was given apart. */
   readonly headers: InvocationOptions['headers'];
   readonly correlationId: string;
+  /** The app's reading of the call's tenant; undefined: none. */
+  readonly tenantOf: TenantOf | undefined;
   readonly locale: string;
   /** Milliseconds; undefined: no limit. */
   readonly timeout: number | undefined;
@@ -33,13 +38,16 @@ export function planCall(
   options: InvocationOptions,
   defaults: InvocationDefaults,
   locale: string,
+  hooks: CallHooks | undefined,
 ): CallPlan {
   const timeout = options.timeout ?? defaults.timeout;
   return {
     operation,
     options,
+    hooks,
     headers: headersOf(options, locale),
     correlationId: correlationIdOf(options.headers),
+    tenantOf: defaults.tenantOf,
     locale,
     timeout,
     deadline:

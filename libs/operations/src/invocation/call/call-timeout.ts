@@ -1,6 +1,6 @@
 import { operationFailure } from '../../errors/operation-failure.js';
 import type { CallFailure } from './call-outcome.js';
-import type { CancelSignal } from './invocation-options.interface.js';
+import type { CarrierCancel } from './invocation-options.interface.js';
 
 // The longest delay `setTimeout` waits at once; a longer one fires at once.
 const MAX_DELAY = 2 ** 31 - 1;
@@ -71,7 +71,7 @@ export function startCallTimeout(
  * has begun to commit.
  */
 export function watchCallCancel(
-  signal: CancelSignal,
+  signal: CarrierCancel,
   abort: { abort(reason: unknown): boolean },
   operationId: string,
   onStop: OnCallStop,

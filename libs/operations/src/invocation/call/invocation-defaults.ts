@@ -21,7 +21,18 @@ export interface InvocationDefaults {
    * Default: its `permissions` property (`principalPermissions`).
    */
   readonly permissionsOf?: PermissionsOf;
+  /**
+   * The tenant of a call, as the app decides it from the call's headers:
+   * its context's `tenant`. What it throws fails the call (an
+   * `OperationException` as it says). Default: none (calls have no tenant).
+   */
+  readonly tenantOf?: TenantOf;
 }
+
+/** The app's reading of a call's tenant (`InvocationDefaults.tenantOf`). */
+export type TenantOf = (
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+) => string | undefined;
 
 /**
  * The injection token of the app's `InvocationDefaults`. `OperationInvoker`
@@ -54,10 +65,10 @@ export function findInvocationDefaults(
 function problemsOf(defaults: unknown): string[] {
   if (typeof defaults !== 'object' || defaults === null) {
     return [
-      'they must be an object ({ timeout?, inputLimits?, permissionsOf? })',
+      'they must be an object ({ timeout?, inputLimits?, permissionsOf?, tenantOf? })',
     ];
   }
-  const { timeout, inputLimits, permissionsOf } = defaults as Record<
+  const { timeout, inputLimits, permissionsOf, tenantOf } = defaults as Record<
     string,
     unknown
   >;
@@ -70,6 +81,9 @@ function problemsOf(defaults: unknown): string[] {
   }
   if (permissionsOf !== undefined && typeof permissionsOf !== 'function') {
     problems.push('permissionsOf must be a function');
+  }
+  if (tenantOf !== undefined && typeof tenantOf !== 'function') {
+    problems.push('tenantOf must be a function');
   }
   if (inputLimits !== undefined) {
     for (const key of Object.keys(INPUT_LIMITS)) {

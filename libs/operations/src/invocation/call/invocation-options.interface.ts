@@ -4,23 +4,6 @@ import type { CallReporter } from '../context/call-reporter.js';
 import type { ResponseStream } from '../context/response-stream.js';
 
 /**
- * What tells a call that its caller cancelled it: an `AbortSignal`, or any
- * object with its `aborted`, `addEventListener('abort')` and
- * `removeEventListener('abort')` (a carrier's own, cheaper than an
- * `AbortController` per call).
- *
- * @publicApi
- */
-export interface CancelSignal {
-  /** Whether the caller has cancelled the call. */
-  readonly aborted: boolean;
-  /** Has `listener` called when the caller cancels. */
-  addEventListener(type: 'abort', listener: () => void): void;
-  /** Stops calling `listener`. */
-  removeEventListener(type: 'abort', listener: () => void): void;
-}
-
-/**
  * What a carrier's own request says of the caller and of the endpoint the
  * call came in on, as the app's HTTP request would say it: the call's
  * request object (what guards and interceptors get from
@@ -62,7 +45,7 @@ export interface InvocationOptions {
   readonly carrier: Carrier;
   /** Tool name, command or route, recorded as the call's source. */
   readonly target: string;
-  /** The carrier's headers (`authorization`, `accept-language`, `x-tenant-id`, `x-correlation-id`, ...). */
+  /** The carrier's headers (`authorization`, `accept-language`, `x-correlation-id`, ...). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /**
    * The carrier's own request, for what the call's request object shows
@@ -87,6 +70,31 @@ export interface InvocationOptions {
    */
   readonly timeout?: number;
   /**
+   * Aborted when the caller cancels the call (a carrier's cancellation
+   * message, a closed stream): the call is given up as at its deadline
+   * (its signal aborted, its unit of work rolled back) and answered
+   * `INTERNAL_CANCELLED_001`, unless its commit has begun.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What a carrier gives one call beyond its `InvocationOptions`: the third
+ * argument of `OperationInvoker.invoke`. Each is optional; a call given
+ * none has a closed response stream, drops its progress (its log messages
+ * go to the app's logger) and is observed by nobody.
+ *
+ * Internal contract (`@nestops/operations/internal`), not public API.
+ */
+export interface CallHooks {
+  /**
+   * The carrier's own cancellation of the call, when it gives no `signal`
+   * in the options: aborted when the caller cancels. An `AbortSignal`, or
+   * anything with its `aborted` and one `abort` listener (a carrier's own,
+   * far cheaper than an `AbortController` made for every call).
+   */
+  readonly cancel?: CarrierCancel;
+  /**
    * Where the call may send messages before its answer (the carrier's SSE
    * or stdio stream). Default: a closed stream, which drops them.
    */
@@ -97,23 +105,30 @@ export interface InvocationOptions {
    */
   readonly reporter?: CallReporter;
   /**
-   * Aborted when the caller cancels the call (a carrier's cancellation
-   * message, a closed stream): the call is given up as at its deadline
-   * (its signal aborted, its unit of work rolled back) and answered
-   * `INTERNAL_CANCELLED_001`, unless its commit has begun.
-   */
-  readonly signal?: CancelSignal;
-  /**
    * Told once, when the call is answered, what a carrier's telemetry and
-   * audit trail record of it: its correlation id, tenant and principal.
-   * Default: none (nothing is gathered for it).
+   * audit trail record of it: its correlation id and principal. Default:
+   * none (nothing is gathered for it).
    */
   readonly observe?: (record: InvocationRecord) => void;
 }
 
 /**
+ * What tells a call that its caller cancelled it (see `CallHooks.cancel`).
+ *
+ * Internal contract (`@nestops/operations/internal`), not public API.
+ */
+export interface CarrierCancel {
+  /** Whether the caller has cancelled the call. */
+  readonly aborted: boolean;
+  /** Has `listener` called when the caller cancels. */
+  addEventListener(type: 'abort', listener: () => void): void;
+  /** Stops calling `listener`. */
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
  * What a carrier learns of one call when it is answered, for its
- * telemetry and audit trail (see `InvocationOptions.observe`).
+ * telemetry and audit trail (see `CallHooks.observe`).
  *
  * @publicApi
  */
@@ -122,7 +137,10 @@ export interface InvocationRecord {
   readonly operationId: string;
   /** The call's correlation id (the caller's `X-Correlation-Id`, else the one made for it). */
   readonly correlationId: string;
-  /** The tenant it ran for (its valid `X-Tenant-Id`); undefined: none. */
+  /**
+   * The tenant it ran for, as the app's `tenantOf` read it from the call's
+   * headers; undefined: none, or headers it refused.
+   */
   readonly tenant: string | undefined;
   /**
    * Who the app's guards authenticated for the call (its request's

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { OperationException } from '../../errors/operation.exception.js';
-import { libraryViolation } from '../../i18n/library-messages.js';
 import type { InvocationContext } from './invocation-context.interface.js';
 import type { InvocationOptions } from '../call/invocation-options.interface.js';
 import type { CallPlan } from '../call/call-plan.js';
@@ -10,8 +8,6 @@ import {
   type CallReports,
   type LogLevel,
 } from './call-reporter.js';
-import { CLOSED_RESPONSE_STREAM } from './response-stream.js';
-import { isTenantId } from './tenant-id.js';
 
 const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
 
@@ -31,13 +27,15 @@ export function createInvocationContext(
   request: OperationRequest,
   call: CallPlan,
 ): InvocationContext {
-  const tenant = single(call.options.headers['x-tenant-id']);
-  if (tenant !== undefined && !isTenantId(tenant)) {
-    throw OperationException.invalid([
-      libraryViolation('X-Tenant-Id', 'tenantId'),
-    ]);
-  }
-  return new CallContext(request, call, tenant);
+  return new CallContext(request, call, call.tenantOf?.(call.headers));
+}
+
+/**
+ * The plan of the call whose context is `context`: what the internal ports
+ * (`callHooksOf`, `unitOfWorkOf`) read; undefined for any other object.
+ */
+export function callPlanOf(context: InvocationContext): CallPlan | undefined {
+  return CallContext.planOf(context);
 }
 
 /**
@@ -57,8 +55,6 @@ class CallContext implements InvocationContext {
   declare readonly correlationId: string;
   declare readonly locale: string;
   declare readonly deadline: Date | undefined;
-  declare readonly responseStream: InvocationContext['responseStream'];
-  declare readonly serializeResult: InvocationContext['serializeResult'];
   readonly #request: OperationRequest;
   readonly #call: CallPlan;
   /** Made when first used: most calls report nothing. */
@@ -78,12 +74,17 @@ class CallContext implements InvocationContext {
     },
   };
 
+  /** The plan of `context`'s call, when it is a call's context. */
+  static planOf(context: object): CallPlan | undefined {
+    return #call in context ? (context as CallContext).#call : undefined;
+  }
+
   constructor(
     request: OperationRequest,
     call: CallPlan,
     tenant: string | undefined,
   ) {
-    const { options, serializer } = call;
+    const { options } = call;
     this.#request = request;
     this.#call = call;
     this.carrier = options.carrier;
@@ -95,17 +96,7 @@ class CallContext implements InvocationContext {
     this.locale = call.locale;
     this.deadline = call.deadline;
     Object.defineProperty(this, 'signal', CallContext.#signal);
-    this.responseStream = options.responseStream ?? CLOSED_RESPONSE_STREAM;
-    this.serializeResult = (value) => serializer.serialize(value);
     Object.freeze(this);
-  }
-
-  beginCommit(): boolean {
-    return this.#call.abort.beginCommit();
-  }
-
-  holdCommit(ended: Promise<unknown>): Promise<boolean> {
-    return this.#call.commits.hold(ended);
   }
 
   reportProgress(progress: number, total?: number, message?: string): void {
@@ -119,13 +110,11 @@ class CallContext implements InvocationContext {
   #callReports(): CallReports {
     return (this.#reports ??= callReports(
       this.#call.operation.id,
-      this.#call.options.reporter,
+      this.#call.hooks?.reporter,
     ));
   }
 }
 
-export function single(
-  value: string | string[] | undefined,
-): string | undefined {
+function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

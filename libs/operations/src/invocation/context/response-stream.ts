@@ -3,21 +3,8 @@
  * messages (notifications such as progress or log messages) on the
  * carrier's own response stream: an MCP POST then answered as
  * `text/event-stream`, lines on stdio. A call that sends nothing is answered
- * as if the stream did not exist.
- *
- * ```ts
- * @Operation()
- * async importOrders(input: ImportDto, context: InvocationContext) {
- *   context.responseStream.send({
- *     jsonrpc: '2.0',
- *     method: 'notifications/message',
- *     params: { level: 'info', data: 'import started' },
- *   });
- *   ...
- * }
- * ```
- *
- * @publicApi
+ * as if the stream did not exist. A carrier gives it in
+ * `CallHooks.responseStream`; `callHooksOf(context)` finds it for the call.
  */
 export interface ResponseStream {
   /**
@@ -33,9 +20,3 @@ export interface ResponseStream {
    */
   send(message: Readonly<Record<string, unknown>>): void;
 }
-
-/** The stream of a carrier that has none: closed, it drops what it is sent. */
-export const CLOSED_RESPONSE_STREAM: ResponseStream = Object.freeze({
-  open: false,
-  send: () => undefined,
-});
