@@ -12,7 +12,8 @@
 export {};
 
 export { McpProtocol } from '../protocol/mcp-protocol.js';
-export { McpCall, mcpCallOf } from '../protocol/mcp-call.js';
+export { McpCall } from '../protocol/mcp-call.js';
+export { mcpCallOf } from '../protocol/mcp-call-of.js';
 export { McpServerRequestError } from '../protocol/server-requests.js';
 export { McpDispatcher } from '../mcp.dispatcher.js';
 export { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';

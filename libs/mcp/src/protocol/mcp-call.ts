@@ -42,18 +42,12 @@ export interface ServerRequestOptions {
   readonly timeoutMs?: number;
 }
 
-/**
- * The MCP call an operation's invocation came from (found by the response
- * stream the call gave it); undefined for a call that did not come over MCP.
- */
-export function mcpCallOf(context: InvocationContext): McpCall | undefined {
-  const stream = callHooksOf(context)?.responseStream;
-  return stream instanceof CallStream ? stream.call : undefined;
-}
-
 /** A call's stream ahead of its answer: the transport's, until the call ends. */
-class CallStream implements ResponseStream {
-  constructor(readonly call: McpCall) {}
+export class CallStream implements ResponseStream {
+  constructor(
+    /** The call whose stream it is. */
+    readonly call: McpCall,
+  ) {}
 
   get open(): boolean {
     return this.call.isOpen();
@@ -82,8 +76,11 @@ export class McpCall {
   observer: CallObserver | undefined;
 
   constructor(
+    /** The request being served. */
     readonly request: McpRequest,
+    /** What it came in on. */
     readonly transport: McpTransport,
+    /** The session it belongs to. */
     readonly session: CallSession,
   ) {
     this.stream = new CallStream(this);

@@ -6,7 +6,7 @@ import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpModule } from '../mcp.module.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { resultValue } from './answer-text.js';
-import { mcpCallOf } from './mcp-call.js';
+import { mcpCallOf } from './mcp-call-of.js';
 import { classifyMessage } from './mcp-message.js';
 import { McpProtocol } from './mcp-protocol.js';
 import type { McpSession } from './mcp-session.js';
