@@ -1,8 +1,7 @@
-import type { InvocationContext, InvocationResult } from '@nestops/operations';
-import {
-  callHooksOf,
-  type InvocationRecord,
-  type ResponseStream,
+import type { InvocationResult } from '@nestops/operations';
+import type {
+  InvocationRecord,
+  ResponseStream,
 } from '@nestops/operations/internal';
 import type { McpRequest } from './mcp-message.js';
 import type { CallerLogging } from '../mcp-caller.context.js';
