@@ -22,7 +22,7 @@ const config = mergeConfig(
         // Stryker's vitest runner runs the tests in worker threads, where
         // process.chdir() throws: this spec's working-directory test would
         // fail under every mutant, "killing" each one.
-        'libs/mcp/src/app-package.reader.spec.ts',
+        'libs/mcp/src/options/app-package.reader.spec.ts',
         'test/bench-smoke.e2e-spec.ts',
         'test/cli.e2e-spec.ts',
         'test/cli-setup.e2e-spec.ts',

@@ -16,7 +16,7 @@ import {
 import { PassThrough } from 'node:stream';
 import { CLI_EXIT } from './cli/cli-exit.js';
 import { runCli } from './cli/mcp-cli.js';
-import type { McpCallerContext } from './mcp-caller.context.js';
+import type { McpCallerContext } from './protocol/mcp-caller.context.js';
 import { McpProtocol } from './protocol/mcp-protocol.js';
 import { McpModule } from './mcp.module.js';
 import { McpTestClient } from './testing/mcp-test-client.js';

@@ -4,36 +4,33 @@ import {
   INVOCATION_DEFAULTS,
   type InvocationDefaults,
 } from '@nestops/operations/internal';
-import { callerFileOf } from './app-package.reader.js';
-import { McpGuardCheck } from './mcp-guard.check.js';
+import { callerFileOf } from './options/app-package.reader.js';
+import { McpGuardCheck } from './auth/mcp-guard.check.js';
 import {
   ConfigurableModuleClass,
   MCP_MODULE_OPTIONS,
-} from './mcp-module-definition.js';
+} from './options/mcp-module-definition.js';
 import type { ConfigurableModuleAsyncOptions } from '@nestjs/common';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import {
-  MCP_SETTINGS,
-  type McpSettings,
-  resolveMcpOptions,
-} from './mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from './options/mcp-settings.js';
+import { resolveMcpOptions } from './options/mcp-options.resolver.js';
 import {
   MCP_APP_SOURCE,
   serverDefaults,
   withAppSource,
-} from './mcp-server-identity.js';
-import { McpDispatcher } from './mcp.dispatcher.js';
+} from './options/server-identity.js';
+import { McpDispatcher } from './protocol/mcp.dispatcher.js';
 import { McpProtocol } from './protocol/mcp-protocol.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { Revision2025Handler } from './protocol/revision-2025.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
 import { Revision2026Handler } from './protocol/revision-2026.handler.js';
-import { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
-import { ProtectedResource } from './oauth/protected-resource.js';
+import { McpJwtGuard } from './auth/mcp-jwt.guard.js';
+import { ProtectedResource } from './auth/protected-resource.js';
 import { McpToolCatalogue } from './tools/mcp-tool.catalogue.js';
-import { McpHttpTransport } from './transports/mcp-http.transport.js';
-import { McpAuthGuardRef } from './transports/outer-authenticator.js';
+import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
+import { McpAuthGuardRef } from './auth/outer-authenticator.js';
 
 /**
  * Publishes the application's `@Operation()` methods as MCP tools over

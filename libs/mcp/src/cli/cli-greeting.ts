@@ -1,4 +1,7 @@
-import { serverDefaults, greetingSettings } from '../mcp-server-identity.js';
+import {
+  serverDefaults,
+  greetingSettings,
+} from '../options/server-identity.js';
 import type { McpGreetingSettings } from '../protocol/greeting.js';
 import type { McpCliServerOptions } from './mcp-cli-options.interface.js';
 

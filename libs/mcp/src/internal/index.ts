@@ -15,10 +15,13 @@ export { McpProtocol } from '../protocol/mcp-protocol.js';
 export { McpCall } from '../protocol/mcp-call.js';
 export { mcpCallOf } from '../protocol/mcp-call-of.js';
 export { McpServerRequestError } from '../protocol/server-requests.js';
-export { McpDispatcher } from '../mcp.dispatcher.js';
+export { McpDispatcher } from '../protocol/mcp.dispatcher.js';
 export { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
-export type { CallerLogging, McpCallerContext } from '../mcp-caller.context.js';
-export { MCP_MODULE_OPTIONS } from '../mcp-module-definition.js';
+export type {
+  CallerLogging,
+  McpCallerContext,
+} from '../protocol/mcp-caller.context.js';
+export { MCP_MODULE_OPTIONS } from '../options/mcp-module-definition.js';
 export {
   LATEST_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,

@@ -9,8 +9,8 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { sendJsonText } from '../transports/http-problem.js';
-import { serveRoutes } from '../transports/http-routes.js';
+import { sendJsonText } from '../transports/http/http-problem.js';
+import { serveRoutes } from '../transports/http/http-routes.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { connectionTurn } from './connection-turn.js';
 import type { LifecycleSettings } from './lifecycle-options.js';

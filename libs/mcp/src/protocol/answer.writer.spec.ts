@@ -1,5 +1,5 @@
 import type { InvocationResult, OperationFailure } from '@nestops/operations';
-import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import {
   answerParts,
   answerText,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { InvocationResult } from '@nestops/operations';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import type { McpToolResult } from '../tools/mcp-tool.interface.js';
 import { RawJson } from './answer-text.js';
 import { cacheHints, type ModernResult, modernResult } from './greeting.js';

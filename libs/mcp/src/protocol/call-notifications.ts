@@ -6,7 +6,7 @@ import {
 } from '@nestops/operations/internal';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { CallerLogging } from '../mcp-caller.context.js';
+import type { CallerLogging } from './mcp-caller.context.js';
 import { isLogLevel } from './protocol-revision.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCallerContext } from './mcp-caller.context.js';
 import { CLOSED_STREAM } from './closed-stream.js';
 import type { McpCall } from './mcp-call.js';
 import type { McpRequest } from './mcp-message.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CallerLogging } from '../mcp-caller.context.js';
+import type { CallerLogging } from './mcp-caller.context.js';
 
 /** How many callers' levels an instance keeps; the least recently set goes first. */
 const MAX_CALLERS = 10_000;

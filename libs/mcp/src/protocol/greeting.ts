@@ -1,5 +1,5 @@
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
-import type { McpSettings } from '../mcp-options.resolver.js';
+import type { McpSettings } from '../options/mcp-settings.js';
 import {
   DEFAULT_CACHE_TTL,
   LATEST_PROTOCOL_VERSION,

@@ -4,7 +4,7 @@ import type {
   ResponseStream,
 } from '@nestops/operations/internal';
 import type { McpRequest } from './mcp-message.js';
-import type { CallerLogging } from '../mcp-caller.context.js';
+import type { CallerLogging } from './mcp-caller.context.js';
 import { CallCancel } from './call-cancel.js';
 import type { McpTransport } from './mcp-transport.js';
 import { McpServerRequestError } from './server-requests.js';

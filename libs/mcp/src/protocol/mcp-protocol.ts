@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
-import { McpDispatcher } from '../mcp.dispatcher.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
 import { CallerLogLevels } from './caller-log-levels.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCallerContext } from './mcp-caller.context.js';
 import { CLOSED_STREAM } from './closed-stream.js';
 import {
   cancelledRequestId,

@@ -1,5 +1,5 @@
 import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
-import type { CallerLogging } from '../mcp-caller.context.js';
+import type { CallerLogging } from './mcp-caller.context.js';
 import { type CallSession, McpCall } from './mcp-call.js';
 import type { McpClientResponse, McpRequest } from './mcp-message.js';
 import type { McpTransport } from './mcp-transport.js';

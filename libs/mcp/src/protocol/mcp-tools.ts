@@ -5,7 +5,7 @@ import {
 } from '@nestops/operations/internal';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { mcpCallReporter } from './call-notifications.js';
 import type { RawJson } from './answer-text.js';

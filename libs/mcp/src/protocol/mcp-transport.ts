@@ -1,5 +1,5 @@
 import type { ResponseStream } from '@nestops/operations/internal';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCallerContext } from './mcp-caller.context.js';
 
 /** How a transport moves messages. */
 export type McpTransportKind = 'http' | 'stdio' | 'in-process';

@@ -9,7 +9,7 @@ import {
   type I18nTranslation,
 } from 'nestjs-i18n';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { CallerLogging, McpCallerContext } from '../mcp-caller.context.js';
+import type { CallerLogging, McpCallerContext } from './mcp-caller.context.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { McpModule } from '../mcp.module.js';
 import { resultValue } from './answer-text.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { setLogLevel } from './call-notifications.js';
 import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';

@@ -8,7 +8,7 @@ import {
   type I18nTranslation,
 } from 'nestjs-i18n';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCallerContext } from './mcp-caller.context.js';
 import { McpModule } from '../mcp.module.js';
 import { resultValue } from './answer-text.js';
 import { inProcessCall } from './call.spec-support.js';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { McpAuditEvent } from '../interfaces/mcp-telemetry-options.interface.js';
-import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import type { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { McpTelemetry } from './mcp-telemetry.js';
 

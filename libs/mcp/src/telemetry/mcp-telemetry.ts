@@ -8,8 +8,8 @@ import type * as OtelApi from '@opentelemetry/api';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import type { McpCall } from '../protocol/mcp-call.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import type { McpCallerContext } from '../protocol/mcp-caller.context.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import type {
   McpAuditEvent,
   McpAuditSink,

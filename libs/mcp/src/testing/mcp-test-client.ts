@@ -3,9 +3,9 @@ import type { TestHeaders } from '@nestops/operations/testing';
 import { carrierHeaders } from '@nestops/operations/internal';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../mcp-caller.context.js';
+import type { McpCallerContext } from '../protocol/mcp-caller.context.js';
 import { McpProtocol } from '../protocol/mcp-protocol.js';
-import { listPrincipalOf } from '../transports/outer-authenticator.js';
+import { listPrincipalOf } from '../auth/outer-authenticator.js';
 import { resultValue } from '../protocol/answer-text.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
 

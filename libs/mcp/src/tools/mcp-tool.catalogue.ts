@@ -13,7 +13,7 @@ import {
   operationTextKeys,
   heldPermissions,
 } from '@nestops/operations/internal';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
 import { createTool, defaultToolName } from './mcp-tool.factory.js';
 import type { McpTool } from './mcp-tool.interface.js';

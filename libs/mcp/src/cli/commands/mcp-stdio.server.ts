@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { MCP_SETTINGS, type McpSettings } from '../../mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../../options/mcp-settings.js';
 import {
   discoverResult,
   initializeResult,
@@ -8,7 +8,7 @@ import {
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import { McpProtocol } from '../../protocol/mcp-protocol.js';
 import type { McpStdioServer } from '../../transports/stdio/stdio-options.js';
-import { listPrincipalOf } from '../../transports/outer-authenticator.js';
+import { listPrincipalOf } from '../../auth/outer-authenticator.js';
 import { StartFailure } from '../cli-app.runner.js';
 import { type ContextOptions, contextHeaders } from '../cli-options.js';
 

@@ -1,5 +1,5 @@
 import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
-import type { McpCallerContext } from '../../mcp-caller.context.js';
+import type { McpCallerContext } from '../../protocol/mcp-caller.context.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../../mcp.constants.js';
 import type { McpGreetingSettings } from '../../protocol/greeting.js';
 import { classifyMessage } from '../../protocol/mcp-message.js';

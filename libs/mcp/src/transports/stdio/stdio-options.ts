@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { McpCallerContext } from '../../mcp-caller.context.js';
+import type { McpCallerContext } from '../../protocol/mcp-caller.context.js';
 import type { McpGreetingSettings } from '../../protocol/greeting.js';
 import type { McpProtocol } from '../../protocol/mcp-protocol.js';
 import type { McpStdioOutput } from './stdio-output.js';

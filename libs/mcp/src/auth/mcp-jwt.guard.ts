@@ -7,8 +7,8 @@ import {
 } from '@nestjs/common';
 import { OperationRegistry } from '@nestops/operations/internal';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import type { McpSettings } from '../mcp-options.resolver.js';
-import { MCP_SETTINGS } from '../mcp-settings.token.js';
+import type { McpSettings } from '../options/mcp-settings.js';
+import { MCP_SETTINGS } from '../options/mcp-settings.js';
 import { jwksUriOf } from './authorization-server.metadata.js';
 import type { McpJwtSettings } from './oauth-options.resolver.js';
 import { grantedPermissions } from './scopes.js';

@@ -1,8 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { JsonRpcRequest } from '../json-rpc/json-rpc.types.js';
-import { idOf } from '../json-rpc/json-rpc-envelope.js';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import { classifyMessage, type McpRequest } from '../protocol/mcp-message.js';
+import type { JsonRpcRequest } from '../../json-rpc/json-rpc.types.js';
+import { idOf } from '../../json-rpc/json-rpc-envelope.js';
+import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
+import {
+  classifyMessage,
+  type McpRequest,
+} from '../../protocol/mcp-message.js';
 import {
   requestHeadersRefusal,
   versionHeaderRefusal,

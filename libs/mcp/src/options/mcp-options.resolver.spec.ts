@@ -1,7 +1,7 @@
 import type { CanActivate } from '@nestjs/common';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { resolveMcpOptions } from './mcp-options.resolver.js';
-import { defaultPrincipalId } from './telemetry/telemetry-options.resolver.js';
+import { defaultPrincipalId } from '../telemetry/telemetry-options.resolver.js';
 import { INPUT_LIMITS } from '@nestops/operations/internal';
 
 class AuthGuard implements CanActivate {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { callerFileOf, readAppPackage } from './app-package.reader.js';
-import { serverDefaults } from './mcp-server-identity.js';
+import { serverDefaults } from './server-identity.js';
 
 /** A folder tree of files, for one test. */
 function tree(files: Record<string, string>): string {

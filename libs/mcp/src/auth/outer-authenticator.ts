@@ -11,12 +11,12 @@ import type {
   Type,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { HttpExecutionContext } from './http-execution-context.js';
+import { HttpExecutionContext } from '../transports/http/http-execution-context.js';
 import { correlationIdOf } from '@nestops/operations/internal';
-import { sendProblem } from './http-problem.js';
+import { sendProblem } from '../transports/http/http-problem.js';
 
 const SCHEME = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)/;
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
 
 /** The parsed body, as `bodyReader` left it: one store on the request. */
 const BODY = Symbol('mcp:body');

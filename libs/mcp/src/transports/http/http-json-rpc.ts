@@ -4,8 +4,8 @@ import type {
   ServerResponse,
 } from 'node:http';
 import type { CarrierRequest } from '@nestops/operations/internal';
-import type { McpCallerContext } from '../mcp-caller.context.js';
-import { idOf } from '../json-rpc/json-rpc-envelope.js';
+import type { McpCallerContext } from '../../protocol/mcp-caller.context.js';
+import { idOf } from '../../json-rpc/json-rpc-envelope.js';
 import {
   JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_INVALID_REQUEST,
@@ -13,26 +13,29 @@ import {
   JSON_RPC_PARSE_ERROR,
   type JsonRpcResponse,
   MCP_UNSUPPORTED_PROTOCOL_VERSION,
-} from '../json-rpc/json-rpc.types.js';
+} from '../../json-rpc/json-rpc.types.js';
 import {
   INVALID_REQUEST_META,
   McpProtocolError,
-} from '../json-rpc/mcp-protocol.error.js';
+} from '../../json-rpc/mcp-protocol.error.js';
 import {
   BATCH_PROTOCOL_VERSIONS,
   MAX_BATCH_SIZE,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from '../mcp.constants.js';
-import { answerParts, answerText } from '../protocol/answer-text.js';
-import { classifyMessage, type McpMessage } from '../protocol/mcp-message.js';
-import type { McpProtocol } from '../protocol/mcp-protocol.js';
-import type { McpSession } from '../protocol/mcp-session.js';
-import type { McpTransport } from '../protocol/mcp-transport.js';
-import type { ProtocolRevision } from '../protocol/protocol-revision.js';
-import { CLOSED_STREAM } from '../protocol/closed-stream.js';
+} from '../../mcp.constants.js';
+import { answerParts, answerText } from '../../protocol/answer-text.js';
+import {
+  classifyMessage,
+  type McpMessage,
+} from '../../protocol/mcp-message.js';
+import type { McpProtocol } from '../../protocol/mcp-protocol.js';
+import type { McpSession } from '../../protocol/mcp-session.js';
+import type { McpTransport } from '../../protocol/mcp-transport.js';
+import type { ProtocolRevision } from '../../protocol/protocol-revision.js';
+import { CLOSED_STREAM } from '../../protocol/closed-stream.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
 import { HttpResponseStream } from './http-response-stream.js';
-import type { PermissionGate } from './permission-gate.js';
+import type { PermissionGate } from '../../auth/permission-gate.js';
 import {
   requestHeadersRefusal,
   versionHeaderRefusal,

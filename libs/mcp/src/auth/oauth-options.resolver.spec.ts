@@ -1,6 +1,6 @@
 import type { CanActivate } from '@nestjs/common';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import { McpJwtGuard } from './mcp-jwt.guard.js';
 
 class AuthGuard implements CanActivate {

@@ -1,7 +1,7 @@
 import type { ResponseStream } from '@nestops/operations/internal';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
-import { answerText } from '../protocol/answer-text.js';
+import type { JsonRpcResponse } from '../../json-rpc/json-rpc.types.js';
+import { answerText } from '../../protocol/answer-text.js';
 
 /**
  * Whether a POST's `Accept` lists `text/event-stream` (with a `q` above 0).

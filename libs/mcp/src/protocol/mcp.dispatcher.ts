@@ -1,15 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { correlationIdOf } from '@nestops/operations/internal';
-import { internalErrorResponse } from './json-rpc/internal-error.js';
-import type { JsonRpcResponse } from './json-rpc/json-rpc.types.js';
-import { McpProtocolError } from './json-rpc/mcp-protocol.error.js';
-import type { McpCall } from './protocol/mcp-call.js';
-import { Revision2025Handler } from './protocol/revision-2025.handler.js';
-import { Revision2026Handler } from './protocol/revision-2026.handler.js';
+import { internalErrorResponse } from '../json-rpc/internal-error.js';
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import type { McpCall } from './mcp-call.js';
+import { Revision2025Handler } from './revision-2025.handler.js';
+import { Revision2026Handler } from './revision-2026.handler.js';
 import {
   McpTelemetry,
   type RequestTelemetry,
-} from './telemetry/mcp-telemetry.js';
+} from '../telemetry/mcp-telemetry.js';
 
 /**
  * Answers one request, knowing nothing of HTTP or stdio: in the revision

@@ -9,7 +9,7 @@ import {
   OperationInvoker,
   OperationRegistry,
 } from '@nestops/operations/internal';
-import { MCP_SETTINGS, type McpSettings } from './mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { unguardedMessage } from './mcp-guard.messages.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OperationRegistry } from '@nestops/operations/internal';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import {
   type McpOAuthSettings,
   PROTECTED_RESOURCE_WELL_KNOWN,

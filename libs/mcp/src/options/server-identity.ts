@@ -1,12 +1,12 @@
 import type { DynamicModule, Provider } from '@nestjs/common';
 import { readAppPackage } from './app-package.reader.js';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import type { McpServerDefaults } from './mcp-options.resolver.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpServerDefaults } from './mcp-settings.js';
 import {
   DEFAULT_SERVER_NAME,
   DEFAULT_SERVER_VERSION,
-} from './mcp.constants.js';
-import type { McpGreetingSettings } from './protocol/greeting.js';
+} from '../mcp.constants.js';
+import type { McpGreetingSettings } from '../protocol/greeting.js';
 
 /** The file of the app's code that configured McpModule (`forRoot` / `forRootAsync`). */
 export const MCP_APP_SOURCE = Symbol('MCP_APP_SOURCE');

@@ -1,22 +1,12 @@
 import type { CanActivate, Type } from '@nestjs/common';
-import {
-  INPUT_LIMITS,
-  type InputLimits,
-  type PermissionsOf,
-  type TenantOf,
-} from '@nestops/operations/internal';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import { DEFAULT_MAX_BODY_SIZE, DEFAULT_MCP_PATH } from './mcp.constants.js';
-import { greetingSettings } from './mcp-server-identity.js';
-import {
-  type McpOAuthSettings,
-  resolveOAuthOptions,
-} from './oauth/oauth-options.resolver.js';
-import { McpJwtGuard } from './oauth/mcp-jwt.guard.js';
-import {
-  type McpTelemetrySettings,
-  resolveTelemetryOptions,
-} from './telemetry/telemetry-options.resolver.js';
+import { INPUT_LIMITS } from '@nestops/operations/internal';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpServerDefaults, McpSettings } from './mcp-settings.js';
+import { DEFAULT_MAX_BODY_SIZE, DEFAULT_MCP_PATH } from '../mcp.constants.js';
+import { greetingSettings } from './server-identity.js';
+import { resolveOAuthOptions } from '../auth/oauth-options.resolver.js';
+import { McpJwtGuard } from '../auth/mcp-jwt.guard.js';
+import { resolveTelemetryOptions } from '../telemetry/telemetry-options.resolver.js';
 
 /** A URL path as `path` takes it. */
 const URL_PATH = /^\/[A-Za-z0-9._~/-]*$/;
@@ -26,45 +16,6 @@ const MOVED_TO_LIFECYCLE = [
   'shutdownGracePeriod',
   'readinessPath',
 ] as const;
-
-/** The module options with every default applied. */
-export interface McpSettings {
-  readonly serverName: string;
-  readonly serverVersion: string;
-  readonly instructions?: string;
-  readonly path: string;
-  readonly tools: Readonly<Record<string, string>>;
-  readonly allowedOrigins?: readonly string[];
-  readonly maxBodySize: number;
-  readonly timeout?: number;
-  readonly authGuard?: Type<CanActivate>;
-  /** Outside OAuth: the scheme of the challenge a POST without credentials gets; undefined: anonymous callers are served. */
-  readonly requireToken?: { readonly scheme: string };
-  /** The app's reading of a principal's permissions; undefined: its `permissions`. */
-  readonly permissionsOf?: PermissionsOf;
-  /** The app's tenant of a call's headers; undefined: calls have none. */
-  readonly tenantOf?: TenantOf;
-  readonly inputLimits: InputLimits;
-  /** `ttlMs` of cacheable 2026 results; undefined: `DEFAULT_CACHE_TTL`. */
-  readonly cacheTtl?: number;
-  /** The endpoint as an OAuth protected resource; undefined: not. */
-  readonly oauth?: McpOAuthSettings;
-  /** Whether `tools/list` shows each caller only the tools its permissions reach. */
-  readonly toolListPerCaller: boolean;
-  /** What calls leave behind: the audit sink, what spans carry. */
-  readonly telemetry: McpTelemetrySettings;
-}
-
-export { MCP_SETTINGS } from './mcp-settings.token.js';
-
-/**
- * The server's name and version where the options leave them out: the
- * host's name (`runCli`'s `name`), the app's `package.json`.
- */
-export interface McpServerDefaults {
-  readonly serverName?: string;
-  readonly serverVersion?: string;
-}
 
 /** Applies defaults, or throws a message naming the bad option. */
 export function resolveMcpOptions(

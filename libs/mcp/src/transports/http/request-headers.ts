@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { JsonRpcId } from '../json-rpc/json-rpc.types.js';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import type { McpRequest } from '../protocol/mcp-message.js';
+import type { JsonRpcId } from '../../json-rpc/json-rpc.types.js';
+import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
+import type { McpRequest } from '../../protocol/mcp-message.js';
 
 /** `=?base64?<value>?=`: a header value that is not plain ASCII, encoded. */
 const ENCODED = /^=\?base64\?(.*)\?=$/s;

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { McpOAuthSettings } from '../oauth/oauth-options.resolver.js';
-import type { ProtectedResource } from '../oauth/protected-resource.js';
+import type { McpOAuthSettings } from './oauth-options.resolver.js';
+import type { ProtectedResource } from './protected-resource.js';
 import type { McpMessage } from '../protocol/mcp-message.js';
 import type { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
-import { sendProblem } from './http-problem.js';
+import { sendProblem } from '../transports/http/http-problem.js';
 
 /**
  * What OAuth mode answers over HTTP before a `tools/call` runs, by the

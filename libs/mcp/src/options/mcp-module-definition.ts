@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 
 const definition = new ConfigurableModuleBuilder<McpModuleOptions>()
   .setClassMethodName('forRoot')

@@ -9,18 +9,21 @@ import {
 } from '@nestjs/common';
 import { type AbstractHttpAdapter, HttpAdapterHost } from '@nestjs/core';
 import type { ServerResponse } from 'node:http';
-import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
-import { MCP_SETTINGS, type McpSettings } from '../mcp-options.resolver.js';
-import { McpProtocol } from '../protocol/mcp-protocol.js';
-import { MCP_SERVING, type McpServing } from '../lifecycle/serving.port.js';
-import type { McpOAuthSettings } from '../oauth/oauth-options.resolver.js';
-import { ProtectedResource } from '../oauth/protected-resource.js';
-import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
+import { MCP_SETTINGS, type McpSettings } from '../../options/mcp-settings.js';
+import { McpProtocol } from '../../protocol/mcp-protocol.js';
+import { MCP_SERVING, type McpServing } from '../../lifecycle/serving.port.js';
+import type { McpOAuthSettings } from '../../auth/oauth-options.resolver.js';
+import { ProtectedResource } from '../../auth/protected-resource.js';
+import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import { sendJson, sendJsonText, sendProblem } from './http-problem.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
 import { isOriginAllowed } from './origin.policy.js';
-import { McpAuthGuardRef, OuterAuthenticator } from './outer-authenticator.js';
-import { PermissionGate } from './permission-gate.js';
+import {
+  McpAuthGuardRef,
+  OuterAuthenticator,
+} from '../../auth/outer-authenticator.js';
+import { PermissionGate } from '../../auth/permission-gate.js';
 import {
   BodyRequest,
   BodyTooLargeError,

@@ -1,0 +1,48 @@
+import type { CanActivate, Type } from '@nestjs/common';
+import type {
+  InputLimits,
+  PermissionsOf,
+  TenantOf,
+} from '@nestops/operations/internal';
+import type { McpOAuthSettings } from '../auth/oauth-options.resolver.js';
+import type { McpTelemetrySettings } from '../telemetry/telemetry-options.resolver.js';
+
+/** The injection token of the resolved module options (`McpSettings`). */
+export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
+
+/** The module options with every default applied. */
+export interface McpSettings {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  readonly instructions?: string;
+  readonly path: string;
+  readonly tools: Readonly<Record<string, string>>;
+  readonly allowedOrigins?: readonly string[];
+  readonly maxBodySize: number;
+  readonly timeout?: number;
+  readonly authGuard?: Type<CanActivate>;
+  /** Outside OAuth: the scheme of the challenge a POST without credentials gets; undefined: anonymous callers are served. */
+  readonly requireToken?: { readonly scheme: string };
+  /** The app's reading of a principal's permissions; undefined: its `permissions`. */
+  readonly permissionsOf?: PermissionsOf;
+  /** The app's tenant of a call's headers; undefined: calls have none. */
+  readonly tenantOf?: TenantOf;
+  readonly inputLimits: InputLimits;
+  /** `ttlMs` of cacheable 2026 results; undefined: `DEFAULT_CACHE_TTL`. */
+  readonly cacheTtl?: number;
+  /** The endpoint as an OAuth protected resource; undefined: not. */
+  readonly oauth?: McpOAuthSettings;
+  /** Whether `tools/list` shows each caller only the tools its permissions reach. */
+  readonly toolListPerCaller: boolean;
+  /** What calls leave behind: the audit sink, what spans carry. */
+  readonly telemetry: McpTelemetrySettings;
+}
+
+/**
+ * The server's name and version where the options leave them out: the
+ * host's name (`runCli`'s `name`), the app's `package.json`.
+ */
+export interface McpServerDefaults {
+  readonly serverName?: string;
+  readonly serverVersion?: string;
+}
