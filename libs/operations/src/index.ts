@@ -11,8 +11,8 @@ export { Operation } from './operation.decorator.js';
 export type {
   Carrier,
   OperationOptions,
-} from './interfaces/operation-options.interface.js';
-export type { OperationDefinition } from './interfaces/operation-definition.interface.js';
+} from './interfaces/operation-contract.js';
+export type { OperationDefinition } from './interfaces/operation-contract.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';
 export { JSONSchema } from './schema/json-schema.decorator.js';
 export { AllowRawText } from './invocation/input/allow-raw-text.decorator.js';
@@ -24,7 +24,7 @@ export {
   getInvocationContext,
   isOperationCall,
 } from './invocation/context/get-invocation-context.js';
-export type { InvocationContext } from './invocation/context/invocation-context.interface.js';
+export type { InvocationContext } from './interfaces/operation-contract.js';
 export type { InvocationResult } from './invocation/call/invocation-options.interface.js';
 
 // Errors

@@ -1,7 +1,7 @@
 import { getMetadataStorage, IsInt, IsString } from 'class-validator';
 import { vi } from 'vitest';
 import { ContractError } from './errors/contract.error.js';
-import type { OperationOptions } from './interfaces/operation-options.interface.js';
+import type { OperationOptions } from './interfaces/operation-contract.js';
 import { registeredValidationRules } from './internals/class-validator.adapter.js';
 import { createOperationDefinition } from './operation-definition.factory.js';
 import { OperationSchemaFactory } from './schema/operation-schema.factory.js';

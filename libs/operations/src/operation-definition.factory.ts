@@ -9,13 +9,13 @@ import {
 import type {
   OperationDefinition,
   TransactionSetting,
-} from './interfaces/operation-definition.interface.js';
+} from './interfaces/operation-contract.js';
 import type {
   Carrier,
   OperationOptions,
   OperationStability,
   TransactionIsolation,
-} from './interfaces/operation-options.interface.js';
+} from './interfaces/operation-contract.js';
 import { resultSerializerOf } from './invocation/output/output-contract.js';
 import { parseOperationId } from './operation-id.js';
 import { statedSemantics } from './operation-semantics.js';

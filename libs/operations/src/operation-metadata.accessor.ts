@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { OperationOptions } from './interfaces/operation-options.interface.js';
+import type { OperationOptions } from './interfaces/operation-contract.js';
 import { OPERATION_METADATA } from './operations.constants.js';
 
 @Injectable()

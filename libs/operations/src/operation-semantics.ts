@@ -1,4 +1,4 @@
-import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from './interfaces/operation-contract.js';
 import { READ_ONLY_VERBS } from './operations.constants.js';
 
 /** What an operation does to the state it touches (`OperationDefinition.semantics`). */

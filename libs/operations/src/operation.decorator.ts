@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { OperationOptions } from './interfaces/operation-options.interface.js';
+import type { OperationOptions } from './interfaces/operation-contract.js';
 import { OPERATION_METADATA } from './operations.constants.js';
 
 /**

@@ -22,7 +22,7 @@ import { OperationException } from './errors/operation.exception.js';
 import { OperationRefusedError } from './errors/operation-refused.error.js';
 import { getInvocationContext } from './invocation/context/get-invocation-context.js';
 import { unitOfWorkOf } from './invocation/call/call-unit-of-work.js';
-import type { InvocationContext } from './invocation/context/invocation-context.interface.js';
+import type { InvocationContext } from './interfaces/operation-contract.js';
 import { INPUT_LIMITS } from './invocation/input/input-limits.js';
 import {
   INVOCATION_DEFAULTS,
@@ -32,7 +32,7 @@ import type {
   InvocationOptions,
   InvocationResult,
 } from './invocation/call/invocation-options.interface.js';
-import type { Carrier } from './interfaces/operation-options.interface.js';
+import type { Carrier } from './interfaces/operation-contract.js';
 import { OperationMessages } from './i18n/operation-messages.js';
 import { ALL_CARRIERS } from './operations.constants.js';
 import { Operation } from './operation.decorator.js';

@@ -36,7 +36,7 @@ import {
 } from './invocation/call/invocation-defaults.js';
 import type { InputLimits } from './invocation/input/input-limits.js';
 import { OperationRefusedError } from './errors/operation-refused.error.js';
-import type { Carrier } from './interfaces/operation-options.interface.js';
+import type { Carrier } from './interfaces/operation-contract.js';
 import { OperationResponse } from './invocation/pipeline/operation-response.js';
 import {
   ReshapedResultError,
@@ -68,7 +68,7 @@ import {
   separateContextCreator,
   scopedGlobalEnhancers,
 } from './internals/nest-core.adapter.js';
-import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from './interfaces/operation-contract.js';
 import { OperationRegistry } from './operation.registry.js';
 
 interface PreparedOperation {

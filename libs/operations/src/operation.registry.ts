@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Carrier } from './interfaces/operation-options.interface.js';
-import type { OperationDefinition } from './interfaces/operation-definition.interface.js';
+import type { Carrier } from './interfaces/operation-contract.js';
+import type { OperationDefinition } from './interfaces/operation-contract.js';
 import type { InstanceWrapper } from './internals/nest-core.adapter.js';
 
 /** @internal Where an operation's method lives, for the pipeline runner. */

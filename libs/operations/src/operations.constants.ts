@@ -1,4 +1,4 @@
-import type { Carrier } from './interfaces/operation-options.interface.js';
+import type { Carrier } from './interfaces/operation-contract.js';
 
 /** Metadata key under which `@Operation()` stores its options. */
 export const OPERATION_METADATA = 'operations:operation';

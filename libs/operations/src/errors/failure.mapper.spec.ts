@@ -15,7 +15,7 @@ import {
 } from '@nestjs/common';
 import { toOperationFailure } from './failure.mapper.js';
 import { OperationException } from './operation.exception.js';
-import { formatFailure } from './operation-failure.js';
+import { formatFailure } from './failure-text.js';
 import { OperationResponse } from '../invocation/pipeline/operation-response.js';
 
 describe('toOperationFailure', () => {

@@ -1,5 +1,6 @@
 import { OPERATION_ERRORS, OperationErrorCode } from './error-codes.js';
-import { formatFailure, operationFailure } from './operation-failure.js';
+import { formatFailure } from './failure-text.js';
+import { operationFailure } from './operation-failure.js';
 
 const CODES = Object.keys(OPERATION_ERRORS) as OperationErrorCode[];
 

@@ -1,5 +1,4 @@
 import type { OPERATION_ERRORS, OperationFailureCode } from './error-codes.js';
-import { describeFailure, violationsText } from '../i18n/failure-text.js';
 
 /**
  * One failing field of a `VALIDATION_INVALID_001` failure, kept apart so
@@ -72,30 +71,4 @@ export function operationFailure(
     params: Object.freeze({ ...params }),
     ...(message !== undefined ? { message } : {}),
   });
-}
-
-/**
- * A `VALIDATION_INVALID_001` failure naming each failing field; its
- * `detail` parameter is the English text of all of them.
- */
-export function validationFailure(
-  violations: readonly OperationViolation[],
-): OperationFailure {
-  return Object.freeze({
-    code: 'VALIDATION_INVALID_001',
-    key: failureKey('VALIDATION_INVALID_001'),
-    params: Object.freeze({ detail: violationsText(violations) }),
-    violations: Object.freeze(violations.map((v) => Object.freeze(v))),
-  });
-}
-
-/**
- * The English text of a failure as the library ships it,
- * `<CODE>: <message>`, without any application catalogue. Carriers use
- * `OperationMessages.describe()` for the caller's language.
- *
- * @publicApi
- */
-export function formatFailure(failure: OperationFailure): string {
-  return describeFailure(failure);
 }

@@ -1,4 +1,4 @@
-import type { Carrier } from '../interfaces/operation-options.interface.js';
+import type { Carrier } from '../interfaces/operation-contract.js';
 
 /**
  * Why a call was refused before anything ran: the app has no such

@@ -1,9 +1,9 @@
 import type { OPERATION_ERRORS } from './error-codes.js';
+import { validationFailure } from './failure-text.js';
 import {
   OperationFailure,
   OperationViolation,
   operationFailure,
-  validationFailure,
 } from './operation-failure.js';
 
 /**

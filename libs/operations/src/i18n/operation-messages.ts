@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { OperationFailure } from '../errors/operation-failure.js';
-import { describeFailure, type MessageLookup } from './failure-text.js';
+import { describeFailure, type MessageLookup } from '../errors/failure-text.js';
 import {
   interpolate,
   LIBRARY_LANGUAGE,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { OperationDefinition } from '../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../interfaces/operation-contract.js';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
 import { OperationMessages } from './operation-messages.js';
 import { operationTextKeys } from './operation-text-keys.js';

@@ -27,7 +27,7 @@ export type {
   CallReporter,
   LogLevel,
 } from '../invocation/context/call-reporter.js';
-export { correlationIdOf } from '../invocation/context/invocation-context.factory.js';
+export { correlationIdOf } from '../invocation/context/correlation-id.js';
 export {
   OperationRefusedError,
   type OperationRefusal,
@@ -40,8 +40,8 @@ export type { SerializedResult } from '../invocation/output/output-contract.js';
 export type {
   OperationDefinition,
   TransactionSetting,
-} from '../interfaces/operation-definition.interface.js';
-export type { TransactionIsolation } from '../interfaces/operation-options.interface.js';
+} from '../interfaces/operation-contract.js';
+export type { TransactionIsolation } from '../interfaces/operation-contract.js';
 
 // What a carrier module provides and reads
 export { OperationRegistry } from '../operation.registry.js';
@@ -61,7 +61,7 @@ export type { OperationSemantics } from '../operation-semantics.js';
 
 // Errors and languages
 export { ContractError } from '../errors/contract.error.js';
-export { formatFailure } from '../errors/operation-failure.js';
+export { formatFailure } from '../errors/failure-text.js';
 export type {
   OperationErrorCode,
   OperationFailureCode,

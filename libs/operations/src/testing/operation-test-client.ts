@@ -1,5 +1,5 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
-import type { Carrier } from '../interfaces/operation-options.interface.js';
+import type { Carrier } from '../interfaces/operation-contract.js';
 import type { InvocationResult } from '../invocation/call/invocation-options.interface.js';
 import { OperationInvoker } from '../operation.invoker.js';
 import { OperationRegistry } from '../operation.registry.js';

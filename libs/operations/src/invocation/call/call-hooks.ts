@@ -1,5 +1,5 @@
 import type { CallHooks } from './invocation-options.interface.js';
-import type { InvocationContext } from '../context/invocation-context.interface.js';
+import type { InvocationContext } from '../../interfaces/operation-contract.js';
 import { callPlanOf } from '../context/invocation-context.factory.js';
 
 /**

@@ -1,11 +1,11 @@
-import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import { CallAbort } from './call-abort.js';
 import { CallCommits } from './call-commits.js';
 import { CallSerializer } from '../output/call-serializer.js';
 import type { InvocationDefaults, TenantOf } from './invocation-defaults.js';
 import type { InvocationOptions } from './invocation-options.interface.js';
 import type { CallHooks } from './invocation-options.interface.js';
-import { correlationIdOf } from '../context/invocation-context.factory.js';
+import { correlationIdOf } from '../context/correlation-id.js';
 
 /** What the invoker decides about one call, once, before it runs. */
 export interface CallPlan {

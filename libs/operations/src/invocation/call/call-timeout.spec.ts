@@ -1,4 +1,4 @@
-import { formatFailure } from '../../errors/operation-failure.js';
+import { formatFailure } from '../../errors/failure-text.js';
 import type { CallFailure } from './call-outcome.js';
 import { CallAbort } from './call-abort.js';
 import {

@@ -1,4 +1,4 @@
-import type { InvocationContext } from '../context/invocation-context.interface.js';
+import type { InvocationContext } from '../../interfaces/operation-contract.js';
 import { callPlanOf } from '../context/invocation-context.factory.js';
 import type { SerializedResult } from '../output/output-contract.js';
 

@@ -1,5 +1,5 @@
 import type { OperationFailure } from '../../errors/operation-failure.js';
-import type { Carrier } from '../../interfaces/operation-options.interface.js';
+import type { Carrier } from '../../interfaces/operation-contract.js';
 import type { CallReporter } from '../context/call-reporter.js';
 import type { ResponseStream } from '../context/response-stream.js';
 

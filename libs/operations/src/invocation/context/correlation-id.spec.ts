@@ -1,4 +1,4 @@
-import { correlationIdOf } from './invocation-context.factory.js';
+import { correlationIdOf } from './correlation-id.js';
 
 const UUID =
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import type { InvocationContext } from './invocation-context.interface.js';
+import type { InvocationContext } from '../../interfaces/operation-contract.js';
 import { invocationOf } from '../pipeline/operation-request.js';
 import { currentCallRequest } from './current-call.js';
 

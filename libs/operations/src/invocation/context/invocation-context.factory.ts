@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { InvocationContext } from './invocation-context.interface.js';
-import type { InvocationOptions } from '../call/invocation-options.interface.js';
+import type { InvocationContext } from '../../interfaces/operation-contract.js';
 import type { CallPlan } from '../call/call-plan.js';
 import type { OperationRequest } from '../pipeline/operation-request.js';
 import {
@@ -8,20 +6,6 @@ import {
   type CallReports,
   type LogLevel,
 } from './call-reporter.js';
-
-const IDENTIFIER = /^[\x21-\x7e]{1,128}$/;
-
-/**
- * The correlation id of a call: the caller's `X-Correlation-Id` when it is 1
- * to 128 visible ASCII characters, else a new UUID. Carriers use it for
- * their own logs too, so one id names a call everywhere.
- *
- * @publicApi
- */
-export function correlationIdOf(headers: InvocationOptions['headers']): string {
-  const given = single(headers['x-correlation-id']);
-  return given !== undefined && IDENTIFIER.test(given) ? given : randomUUID();
-}
 
 export function createInvocationContext(
   request: OperationRequest,
@@ -113,8 +97,4 @@ class CallContext implements InvocationContext {
       this.#call.hooks?.reporter,
     ));
   }
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

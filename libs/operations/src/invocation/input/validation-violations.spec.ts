@@ -14,9 +14,9 @@ import {
 } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { describe, expect, it } from 'vitest';
-import { describeFailure } from '../../i18n/failure-text.js';
+import { describeFailure } from '../../errors/failure-text.js';
 import { interpolate, libraryText } from '../../i18n/library-messages.js';
-import { validationFailure } from '../../errors/operation-failure.js';
+import { validationFailure } from '../../errors/failure-text.js';
 import { violationsOf } from './validation-violations.js';
 
 enum Colour {

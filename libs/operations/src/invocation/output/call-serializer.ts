@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import { type SerializedResult, serializeResult } from './output-contract.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Exclude, Expose } from 'class-transformer';
 import { IsDateString, IsInt, IsOptional, IsString } from 'class-validator';
-import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import { OperationSchemaFactory } from '../../schema/operation-schema.factory.js';
 import { resultSerializerOf, serializeResult } from './output-contract.js';
 import { OutputContractError } from './output-contract.error.js';

@@ -1,5 +1,5 @@
 import { instanceToPlain } from 'class-transformer';
-import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import type { JsonSchema } from '../../schema/json-schema.interface.js';
 import { OutputContractError } from './output-contract.error.js';
 import { schemaCheckOf } from './output-schema.check.js';

@@ -9,7 +9,7 @@ import {
   ContextIdFactory,
   ExternalContextCreator,
 } from '@nestjs/core';
-import type { OperationDefinition } from '../../interfaces/operation-definition.interface.js';
+import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import {
   bindContextId,
   bodyArgument,

@@ -1,5 +1,5 @@
 import type { CarrierRequest } from '../call/invocation-options.interface.js';
-import type { InvocationContext } from '../context/invocation-context.interface.js';
+import type { InvocationContext } from '../../interfaces/operation-contract.js';
 import { createOperationRequest, invocationOf } from './operation-request.js';
 
 const CONTEXT = { correlationId: 'c-1' } as unknown as InvocationContext;

@@ -1,5 +1,5 @@
 import type { CarrierRequest } from '../call/invocation-options.interface.js';
-import type { InvocationContext } from '../context/invocation-context.interface.js';
+import type { InvocationContext } from '../../interfaces/operation-contract.js';
 
 const INVOCATION = Symbol('operations:invocation');
 

@@ -1,13 +1,14 @@
-import type {
-  OperationFailure,
-  OperationViolation,
-} from '../errors/operation-failure.js';
+import {
+  failureKey,
+  type OperationFailure,
+  type OperationViolation,
+} from './operation-failure.js';
 import {
   interpolate,
   LIBRARY_LANGUAGE,
   libraryText,
   MESSAGE_NAMESPACE,
-} from './library-messages.js';
+} from '../i18n/library-messages.js';
 
 /** A key's text with its arguments filled in, or undefined when there is none. */
 export type MessageLookup = (
@@ -65,4 +66,30 @@ function violationText(
       property: violation.property,
     }) ?? violation.message
   );
+}
+
+/**
+ * A `VALIDATION_INVALID_001` failure naming each failing field; its
+ * `detail` parameter is the English text of all of them.
+ */
+export function validationFailure(
+  violations: readonly OperationViolation[],
+): OperationFailure {
+  return Object.freeze({
+    code: 'VALIDATION_INVALID_001',
+    key: failureKey('VALIDATION_INVALID_001'),
+    params: Object.freeze({ detail: violationsText(violations) }),
+    violations: Object.freeze(violations.map((v) => Object.freeze(v))),
+  });
+}
+
+/**
+ * The English text of a failure as the library ships it,
+ * `<CODE>: <message>`, without any application catalogue. Carriers use
+ * `OperationMessages.describe()` for the caller's language.
+ *
+ * @publicApi
+ */
+export function formatFailure(failure: OperationFailure): string {
+  return describeFailure(failure);
 }

@@ -1,6 +1,6 @@
 import { operationFailure } from '../errors/operation-failure.js';
 import { describeFailure, type MessageLookup } from './failure-text.js';
-import { interpolate, libraryText } from './library-messages.js';
+import { interpolate, libraryText } from '../i18n/library-messages.js';
 
 /** The library's own catalogue in `language`: what a caller in it gets without app texts. */
 const libraryIn =
