@@ -5,27 +5,14 @@ import {
   ModuleRef,
 } from '@nestjs/core';
 import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard.js';
-import { toOperationFailure } from './errors/failure.mapper.js';
-import {
-  OperationFailure,
-  operationFailure,
-} from './errors/operation-failure.js';
 import { installValidationMetadataCache } from './invocation/validation-metadata-cache.js';
 import { sanitizeInput } from './invocation/input/input.sanitizer.js';
 import { type CallPlan, planCall } from './invocation/call/call-plan.js';
-import type {
-  CallFailure,
-  CallOutcome,
-} from './invocation/call/call-outcome.js';
-import {
-  type CallStop,
-  startCallTimeout,
-  watchCallCancel,
-} from './invocation/call/call-timeout.js';
-import type {
-  CallHooks,
-  CarrierCancel,
-} from './invocation/call/invocation-options.interface.js';
+import type { CallOutcome } from './invocation/call/call-outcome.js';
+import { failureOf } from './invocation/call/call-failure.js';
+import { type SeenCall, recordOf } from './invocation/call/call-record.js';
+import { untilStopped } from './invocation/call/call-stop.js';
+import type { CallHooks } from './invocation/call/invocation-options.interface.js';
 import {
   type CallScope,
   clsCallScope,
@@ -38,10 +25,7 @@ import type { InputLimits } from './invocation/input/input-limits.js';
 import { OperationRefusedError } from './errors/operation-refused.error.js';
 import type { Carrier } from './interfaces/operation-contract.js';
 import { OperationResponse } from './invocation/pipeline/operation-response.js';
-import {
-  ReshapedResultError,
-  serializeOrTellReshaped,
-} from './invocation/output/reshaped-result.js';
+import { serializeOrTellReshaped } from './invocation/output/reshaped-result.js';
 import {
   keepCurrentCall,
   runAsCall,
@@ -51,23 +35,17 @@ import { OperationMessages } from './i18n/operation-messages.js';
 import { operationGuards } from './invocation/pipeline/operation-guards.js';
 import type {
   InvocationOptions,
-  InvocationRecord,
   InvocationResult,
 } from './invocation/call/invocation-options.interface.js';
-import {
-  OperationPipeline,
-  type PipelineServices,
-} from './invocation/pipeline/operation-pipeline.js';
-import {
-  createOperationRequest,
-  type OperationRequest,
-} from './invocation/pipeline/operation-request.js';
+import { OperationPipeline } from './invocation/pipeline/operation-pipeline.js';
+import type { PipelineServices } from './invocation/pipeline/pipeline-parts.js';
+import { createOperationRequest } from './invocation/pipeline/operation-request.js';
 import {
   assertNestInternals,
   nestPipesOf,
   separateContextCreator,
   scopedGlobalEnhancers,
-} from './internals/nest-core.adapter.js';
+} from './internals/nest-context.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-contract.js';
 import { OperationRegistry } from './operation.registry.js';
 
@@ -221,37 +199,12 @@ export class OperationInvoker implements OnApplicationBootstrap {
     } catch (error) {
       // Rolled back before the answer; a rollback's own failure does not replace the call's.
       await call.commits.settle(false)?.catch(() => undefined);
-      const failure = toOperationFailure(error, response);
-      if (failure) {
-        return fail(failure);
-      }
-      if (error instanceof ReshapedResultError) {
-        this.logger.error(
-          `Operation ${operation.definition.id} failed (correlation id ${call.correlationId}): ${error.message}`,
-        );
-        return fail(
-          operationFailure('INTERNAL_CONTRACT_001', {
-            operation: operation.definition.id,
-            correlationId: call.correlationId,
-          }),
-        );
-      }
-      if (call.abort.isReason(error)) {
-        // Given up at its deadline, and answered so already.
-        return fail(
-          operationFailure('INTERNAL_TIMEOUT_001', {
-            seconds: (call.timeout ?? 0) / 1000,
-          }),
-        );
-      }
-      this.logger.error(
-        `Operation ${operation.definition.id} failed unexpectedly (correlation id ${call.correlationId})`,
-        error instanceof Error ? error.stack : String(error),
-      );
-      return fail(
-        operationFailure('INTERNAL_ERROR_001', {
-          correlationId: call.correlationId,
-        }),
+      return failureOf(
+        error,
+        response,
+        operation.definition.id,
+        call,
+        this.logger,
       );
     }
   }
@@ -331,68 +284,4 @@ export class OperationInvoker implements OnApplicationBootstrap {
     }
     return this.services;
   }
-}
-
-/**
- * The outcome of `running`, or the failure of what gives the call up
- * first: its deadline, its caller's cancellation. Whichever comes first
- * stops the others; the call's signal is what tells a call given up that
- * it is.
- */
-function untilStopped(
-  running: Promise<CallOutcome>,
-  call: CallPlan,
-  signal: CarrierCancel | undefined,
-  operationId: string,
-): Promise<CallOutcome> {
-  return new Promise<CallOutcome>((resolve, reject) => {
-    let timer: CallStop | undefined;
-    let cancel: CallStop | undefined;
-    const stopWatching = () => {
-      timer?.cancel();
-      cancel?.cancel();
-    };
-    const settle = (outcome: CallOutcome) => {
-      stopWatching();
-      resolve(outcome);
-    };
-    if (call.timeout !== undefined) {
-      timer = startCallTimeout(call.timeout, call.abort, operationId, settle);
-    }
-    if (signal !== undefined) {
-      cancel = watchCallCancel(signal, call.abort, operationId, settle);
-    }
-    running.then(settle, (error: unknown) => {
-      stopWatching();
-      reject(error);
-    });
-  });
-}
-
-/** What an observed call keeps for its record: its request, once made. */
-interface SeenCall {
-  request?: OperationRequest;
-}
-
-/** The record of an observed call, as its carrier's `observe` is told it. */
-function recordOf(call: CallPlan, seen: SeenCall): InvocationRecord {
-  return {
-    operationId: call.operation.id,
-    correlationId: call.correlationId,
-    tenant: tenantOf(call),
-    principal: seen.request?.user,
-  };
-}
-
-/** The app's tenant of the call; undefined when its reading of the headers fails. */
-function tenantOf(call: CallPlan): string | undefined {
-  try {
-    return call.tenantOf?.(call.headers);
-  } catch {
-    return undefined;
-  }
-}
-
-function fail(failure: OperationFailure): CallFailure {
-  return { ok: false, failure };
 }

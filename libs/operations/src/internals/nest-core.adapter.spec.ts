@@ -7,11 +7,11 @@ import {
 } from '@nestjs/core';
 import { createRequire } from 'node:module';
 import {
-  assertNestInternals,
   installedNest,
   loadNestPrivateModules,
   type NestPrivateModules,
 } from './nest-core.adapter.js';
+import { assertNestInternals } from './nest-context.adapter.js';
 
 const NEST = () => '@nestjs/core 99.0.0 (@nestjs/common 99.0.0)';
 

@@ -7,23 +7,12 @@
  * app with a message naming it and the installed version, instead of
  * silently skipping part of the pipeline.
  */
-import type {
-  ArgumentMetadata,
-  ArgumentsHost,
-  PipeTransform,
-} from '@nestjs/common';
-import type {
-  ApplicationConfig,
-  ContextId,
-  ExternalContextCreator,
-} from '@nestjs/core';
-import { ModuleRef } from '@nestjs/core';
+import type { ArgumentMetadata } from '@nestjs/common';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { missingInternalsMessage } from './internals.messages.js';
 import {
   installedVersion,
   loadPrivateModule,
-  missingMethods,
   missingOf,
 } from './private-module.js';
 
@@ -89,9 +78,9 @@ export function installedNest(): string {
   return `@nestjs/core ${installedVersion(() => require('@nestjs/core/package.json'))} (@nestjs/common ${installedVersion(() => require('@nestjs/common/package.json'))})`;
 }
 
-const PURPOSE = "run operations through Nest's pipeline";
+export const PURPOSE = "run operations through Nest's pipeline";
 
-function missingModuleInternals(modules: NestPrivateModules): string[] {
+export function missingModuleInternals(modules: NestPrivateModules): string[] {
   return missingOf({
     '@nestjs/core/router/request/request-constants.js (REQUEST_CONTEXT_ID)':
       typeof modules.requestConstants?.REQUEST_CONTEXT_ID === 'symbol',
@@ -114,7 +103,7 @@ function missingModuleInternals(modules: NestPrivateModules): string[] {
 let checkedModules: Loaded | undefined;
 
 /** Nest's private modules, checked once (throws, naming what is missing). */
-function nestModules(): Loaded {
+export function nestModules(): Loaded {
   if (!checkedModules) {
     const modules = loadNestPrivateModules();
     const missing = missingModuleInternals(modules);
@@ -203,259 +192,4 @@ export function hasFiltersMetadata(target: object): boolean {
     target,
   );
   return Array.isArray(filters) && filters.length > 0;
-}
-
-/**
- * The app's exception filters that apply to one handler, as Nest selects
- * them for `ExternalContextCreator` (global ones, `APP_FILTER` included,
- * then the class's and the method's `@UseFilters()`; the nearest first):
- * a function that runs the one that catches an exception, undefined when
- * there is none.
- */
-export type ExceptionFilters = (
-  exception: unknown,
-  host: ArgumentsHost,
-) => unknown;
-
-interface ExceptionsHandlerLike {
-  readonly filters?: readonly unknown[];
-  invokeCustomFilters(exception: unknown, host: ArgumentsHost): unknown;
-}
-
-/** How Nest's context creators build the enhancers of one handler. */
-type HandlerEnhancers<T> = (
-  instance: object,
-  callback: (...args: unknown[]) => unknown,
-  moduleKey: string,
-  contextId?: ContextId,
-  inquirerId?: string,
-) => T;
-
-interface FiltersContextLike {
-  create: HandlerEnhancers<ExceptionsHandlerLike>;
-}
-
-export function exceptionFiltersOf(
-  contextCreator: ExternalContextCreator,
-  instance: object,
-  callback: (...args: unknown[]) => unknown,
-  moduleKey: string,
-  contextId?: ContextId,
-  inquirerId?: string,
-): ExceptionFilters | undefined {
-  const handler = filtersContextOf(contextCreator).create(
-    instance,
-    callback,
-    moduleKey,
-    contextId,
-    inquirerId,
-  );
-  if (!handler.filters || handler.filters.length === 0) {
-    return undefined;
-  }
-  return (exception, host) => handler.invokeCustomFilters(exception, host);
-}
-
-/**
- * An `ExternalContextCreator` of its own, on the same container, for the
- * resolvers of operations' decorated parameters: Nest 11 caches a handler's
- * metadata by class and method name alone, so a second `create()` of the
- * same method, with the route-arguments key, got the metadata of the first
- * (the call's handler, with no key: no parameter decorators). Nest 12 keys
- * that cache by the metadata key too. Without a container to build one
- * from, the same creator.
- */
-export function separateContextCreator(
-  contextCreator: ExternalContextCreator,
-): ExternalContextCreator {
-  const container = (contextCreator as unknown as { container?: unknown })
-    .container;
-  const type = contextCreator.constructor as Partial<
-    Pick<typeof ExternalContextCreator, 'fromContainer'>
-  >;
-  return container !== undefined && typeof type.fromContainer === 'function'
-    ? type.fromContainer(
-        container as Parameters<typeof ExternalContextCreator.fromContainer>[0],
-      )
-    : contextCreator;
-}
-
-/** The `ArgumentsHost` of a call's `(request, response)`, as Nest gives exception filters. */
-export function argumentsHostOf(args: unknown[]): ArgumentsHost {
-  return new (nestModules().contextHost.ExecutionContextHost)(args);
-}
-
-function filtersContextOf(
-  contextCreator: ExternalContextCreator,
-): FiltersContextLike {
-  return (
-    contextCreator as unknown as { filtersContextCreator: FiltersContextLike }
-  ).filtersContextCreator;
-}
-
-interface InjectorLike {
-  loadInjectable(
-    wrapper: InstanceWrapper,
-    moduleRef: unknown,
-    contextId: ContextId,
-    inquirer: InstanceWrapper,
-  ): Promise<void>;
-}
-
-/** Nest's pipe machinery, as `ExternalContextCreator` uses it. */
-export interface NestPipes {
-  /** The global, class and method pipes of a handler. */
-  create: HandlerEnhancers<PipeTransform[]>;
-  apply(
-    value: unknown,
-    metadata: ArgumentMetadata,
-    pipes: PipeTransform[],
-  ): Promise<unknown>;
-}
-
-/** The pipe machinery that Nest gave `ExternalContextCreator`. */
-export function nestPipesOf(contextCreator: ExternalContextCreator): NestPipes {
-  const { pipesContextCreator, pipesConsumer } =
-    pipeInternalsOf(contextCreator);
-  if (!pipesContextCreator || !pipesConsumer) {
-    throw new Error('ExternalContextCreator has no pipe machinery.');
-  }
-  return {
-    create: (...args) => pipesContextCreator.create(...args),
-    apply: (...args) => pipesConsumer.apply(...args),
-  };
-}
-
-/** The module key (`ModulesContainer` key) of a provider's host module. */
-export function moduleKeyOf(wrapper: InstanceWrapper): string {
-  const token = (wrapper.host as { token?: unknown } | undefined)?.token;
-  if (typeof token !== 'string') {
-    throw new Error(`Provider ${String(wrapper.name)} has no host module.`);
-  }
-  return token;
-}
-
-/** The `ModuleRef` of the module that declares a provider. */
-export function moduleRefOf(wrapper: InstanceWrapper): ModuleRef {
-  const host = wrapper.host;
-  if (!host) {
-    throw new Error(`Provider ${String(wrapper.name)} has no host module.`);
-  }
-  return host.getProviderByKey(ModuleRef).instance as ModuleRef;
-}
-
-/**
- * The request-scoped and transient global enhancers (`APP_GUARD`,
- * `APP_INTERCEPTOR`, `APP_PIPE`), which Nest builds per request.
- */
-export function scopedGlobalEnhancers(
-  config: ApplicationConfig,
-): readonly InstanceWrapper[] {
-  return [
-    ...config.getGlobalRequestGuards(),
-    ...config.getGlobalRequestInterceptors(),
-    ...config.getGlobalRequestPipes(),
-    ...config.getGlobalRequestFilters(),
-  ] as InstanceWrapper[];
-}
-
-/**
- * Builds the scoped global enhancers for one call, as Nest's router does for
- * a controller, with the operation's provider as their inquirer (a transient
- * enhancer gets its own instance per provider).
- */
-export async function loadEnhancersForCall(
-  enhancers: readonly InstanceWrapper[],
-  contextId: ContextId,
-  inquirer: InstanceWrapper,
-): Promise<void> {
-  if (enhancers.length === 0) {
-    return;
-  }
-  const injector = injectorOf(moduleRefOf(inquirer));
-  await Promise.all(
-    enhancers.map((enhancer) =>
-      injector.loadInjectable(enhancer, enhancer.host, contextId, inquirer),
-    ),
-  );
-}
-
-/**
- * Marks the per-call request with its context id, as Nest's router and
- * `@nestjs/graphql` do, so `ContextIdFactory.getByRequest(request)` inside
- * the call returns it.
- */
-export function bindContextId(request: object, contextId: ContextId): void {
-  Object.defineProperty(
-    request,
-    nestModules().requestConstants.REQUEST_CONTEXT_ID,
-    {
-      value: contextId,
-      enumerable: false,
-      writable: false,
-      configurable: false,
-    },
-  );
-}
-
-function pipeInternalsOf(contextCreator: ExternalContextCreator): {
-  readonly pipesContextCreator?: Pick<NestPipes, 'create'>;
-  readonly pipesConsumer?: Pick<NestPipes, 'apply'>;
-} {
-  return contextCreator as never;
-}
-
-function exceptionsHandlerPrototype():
-  Partial<ExceptionsHandlerLike> | undefined {
-  return loadPrivateModule(
-    () =>
-      (
-        require('@nestjs/core/exceptions/external-exceptions-handler.js') as {
-          ExternalExceptionsHandler: { prototype: ExceptionsHandlerLike };
-        }
-      ).ExternalExceptionsHandler.prototype,
-  );
-}
-
-function injectorOf(moduleRef: ModuleRef): InjectorLike {
-  return (moduleRef as unknown as { injector: InjectorLike }).injector;
-}
-
-/**
- * Throws, naming the installed Nest and each internal that is missing, when
- * one this library relies on is not where it expects it. `modules` and
- * `nest` are the installed ones unless given (as tests give other shapes).
- */
-export function assertNestInternals(
-  contextCreator: ExternalContextCreator,
-  moduleRef: ModuleRef,
-  config: ApplicationConfig,
-  modules: NestPrivateModules = loadNestPrivateModules(),
-  nest: () => string = installedNest,
-): void {
-  const { pipesContextCreator, pipesConsumer } =
-    pipeInternalsOf(contextCreator);
-  const missing = [
-    ...missingModuleInternals(modules),
-    ...missingOf({
-      'ExternalContextCreator.pipesContextCreator':
-        typeof pipesContextCreator?.create === 'function',
-      'ExternalContextCreator.pipesConsumer':
-        typeof pipesConsumer?.apply === 'function',
-      'ExternalContextCreator.filtersContextCreator (ExternalExceptionsHandler.invokeCustomFilters)':
-        typeof filtersContextOf(contextCreator)?.create === 'function' &&
-        typeof exceptionsHandlerPrototype()?.invokeCustomFilters === 'function',
-      'ModuleRef.injector.loadInjectable':
-        typeof injectorOf(moduleRef)?.loadInjectable === 'function',
-    }),
-    ...missingMethods('ApplicationConfig', config, [
-      'getGlobalRequestGuards',
-      'getGlobalRequestInterceptors',
-      'getGlobalRequestPipes',
-      'getGlobalRequestFilters',
-    ]),
-  ];
-  if (missing.length > 0) {
-    throw new Error(missingInternalsMessage(nest(), PURPOSE, missing));
-  }
 }

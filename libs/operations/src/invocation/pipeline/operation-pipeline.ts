@@ -1,96 +1,44 @@
 import {
   type ArgumentMetadata,
-  type CanActivate,
   type PipeTransform,
   ValidationPipe,
 } from '@nestjs/common';
-import {
-  type ContextId,
-  ContextIdFactory,
-  ExternalContextCreator,
-} from '@nestjs/core';
+import { type ContextId, ContextIdFactory } from '@nestjs/core';
 import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import {
-  bindContextId,
   bodyArgument,
-  exceptionFiltersOf,
-  guardsMetadataKey,
   hasFiltersMetadata,
-  type InstanceWrapper,
-  isBodyParamtype,
+  routeArgsMetadataKey,
+} from '../../internals/nest-core.adapter.js';
+import {
+  bindContextId,
+  exceptionFiltersOf,
   loadEnhancersForCall,
   moduleKeyOf,
   moduleRefOf,
-  type NestPipes,
-  routeArgsMetadataKey,
-} from '../../internals/nest-core.adapter.js';
+} from '../../internals/nest-context.adapter.js';
 import type { OperationHost } from '../../operation.registry.js';
 import { OperationException } from '../../errors/operation.exception.js';
 import { NoInputPipe } from '../input/no-input.pipe.js';
-import type { OperationRequest } from './operation-request.js';
-import { invocationOf } from './operation-request.js';
+import { invocationOf, type OperationRequest } from './operation-request.js';
 import { violationsOf } from '../input/validation-violations.js';
 import type { OperationResponse } from './operation-response.js';
 import { filteredException } from './operation-filters.js';
 import { markReturned } from '../output/reshaped-result.js';
-
-/** Runs one call: guards, interceptors, pipes, then the method. */
-export type OperationHandler = (
-  request: OperationRequest,
-  response: OperationResponse,
-) => Promise<unknown>;
-
-// The app's exception filters run around the handler (see `filteredException`).
-const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: false };
-const PARAMS_OPTIONS = { guards: false, interceptors: false, filters: false };
-const PIPES = Symbol('operations:pipes');
-const PARAMS = Symbol('operations:params');
-
-/** The values of a method's decorated parameters, by index, for one call. */
-type ParamsResolver = (
-  request: OperationRequest,
-  response: OperationResponse,
-) => Promise<unknown[]>;
-
-/** The app's global, class and method pipes of one handler, and its decorated parameters. */
-type PipedRequest = OperationRequest & {
-  [PIPES]?: PipeTransform[];
-  [PARAMS]?: ParamsResolver;
-};
-
-/**
- * What Nest's route parameter types give a call: the input for a bare
- * `@Body()` on it (the only one an operation may have); the app's own
- * decorators get their values from the execution context.
- */
-const PARAMS_FACTORY = {
-  exchangeKeyForValue(type: unknown, _data: unknown, args: unknown[]): unknown {
-    return isBodyParamtype(type)
-      ? (args[0] as OperationRequest).body
-      : undefined;
-  },
-};
-
-/** How the pipes see the invocation context: a custom argument, as in `ExternalContextCreator`. */
-const CONTEXT_ARGUMENT: ArgumentMetadata = Object.freeze({
-  type: 'custom',
-  metatype: Object,
-  data: undefined,
-});
-
-/** What every operation's pipeline shares. */
-export interface PipelineServices {
-  readonly contextCreator: ExternalContextCreator;
-  /** The one for decorated parameters' resolvers (`separateContextCreator`). */
-  readonly paramsContextCreator: ExternalContextCreator;
-  readonly pipes: NestPipes;
-  /** The library's permission and policy check, after the app's guards. */
-  readonly authorization: CanActivate;
-  /** Request-scoped and transient `APP_GUARD`, `APP_INTERCEPTOR`, `APP_PIPE`, `APP_FILTER`. */
-  readonly scopedEnhancers: readonly InstanceWrapper[];
-  /** Whether the app has global exception filters (`APP_FILTER`, `useGlobalFilters()`). */
-  readonly globalFilters: boolean;
-}
+import {
+  CONTEXT_ARGUMENT,
+  CONTEXT_OPTIONS,
+  type OperationHandler,
+  PARAMS,
+  PARAMS_FACTORY,
+  PARAMS_OPTIONS,
+  type ParamsResolver,
+  type PipedRequest,
+  type PipelineServices,
+  PIPES,
+  asHandlerOf,
+  withMetadataOf,
+} from './pipeline-parts.js';
 
 /**
  * One operation's way through Nest's pipeline, prepared at bootstrap.
@@ -342,25 +290,11 @@ export class OperationPipeline {
         throw error;
       }
     };
-    withMetadataOf(this.method(), callback);
-    const guards = guardsMetadataKey();
-    Reflect.defineMetadata(
-      guards,
-      [
-        ...((Reflect.getMetadata(guards, this.method()) as unknown[]) ?? []),
-        this.services.authorization,
-      ],
+    return asHandlerOf(
+      this.method(),
       callback,
+      this.services.authorization,
+      methodName,
     );
-    Object.defineProperty(callback, 'name', { value: methodName });
-    return callback;
   }
-}
-
-/** `target`, carrying a copy of every metadata of `method` (its `@UseGuards()`, `@UsePipes()`...). */
-function withMetadataOf<T extends object>(method: object, target: T): T {
-  for (const key of Reflect.getMetadataKeys(method)) {
-    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), target);
-  }
-  return target;
 }
