@@ -209,8 +209,8 @@ EOF
   wait "$APP_PID" 2>/dev/null || true
   APP_PID=''
   # The command line: the guard of setupApp judges `invoke` as it judges HTTP,
-  # and the stdio host, started from another folder, has runCli's name and
-  # the version of the app's package.json.
+  # and the stdio host, started from another folder, has the name and version
+  # of the app's package.json (as over HTTP; runCli's name is the program's).
   set +e
   node dist/cli.js invoke notes.list >cli.out 2>cli.err
   code=$?
@@ -224,7 +224,7 @@ EOF
   APP_DIR="$PWD"
   initialize='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"consumer","version":"1"}}}'
   answer="$(cd / && echo "$initialize" | node "$APP_DIR/dist/cli.js" mcp 2>/dev/null)"
-  grep -q '"serverInfo":{"name":"notes","version":"0.0.1"}' <<<"$answer" ||
+  grep -q '"serverInfo":{"name":"app","version":"0.0.1"}' <<<"$answer" ||
     fail "the stdio host started from / did not name the app: $answer"
 
   # SIGTERM with a call under way (Nest runs McpModule's lifecycle here).

@@ -2,7 +2,8 @@
 // with it: the quick start's AppModule under a root module that adds what a
 // graceful shutdown check needs, a tool call that takes a while and a
 // provider of the root module whose onModuleDestroy takes a while too (Nest
-// runs the root module's onModuleDestroy hooks first, before McpModule's).
+// runs the root module's onModuleDestroy hooks first, before McpModule's), and
+// McpServerLifecycleModule, which drains the server on SIGTERM.
 // Started with Nest's shutdown hooks, as a main.ts would be, on a free port
 // that it prints; scripts/consumer/shutdown.mjs drives it.
 import {
@@ -12,6 +13,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { McpServerLifecycleModule } from '@nestops/mcp';
 import { Operation } from '@nestops/operations';
 import { AppModule } from './app.module.js';
 import { setupApp } from './app.setup.js';
@@ -50,7 +52,11 @@ export class SlowResource implements OnModuleDestroy, OnApplicationShutdown {
   }
 }
 
-@Module({ imports: [AppModule], providers: [SlowService, SlowResource] })
+// McpServerLifecycleModule drains the server when the app begins closing.
+@Module({
+  imports: [AppModule, McpServerLifecycleModule.forRoot()],
+  providers: [SlowService, SlowResource],
+})
 export class ShutdownAppModule {}
 
 async function bootstrap() {

@@ -5,7 +5,8 @@
 // `useProcessExit`). Starts it from / and, with a tool call under way, sends
 // SIGTERM: the call is answered, the server takes no connection once the
 // root module closes its resources, and the process ends
-// within McpModule's grace period (10 s) once Nest's last hook has run.
+// within McpServerLifecycleModule's grace period (10 s) once Nest's last hook
+// has run.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -78,7 +79,7 @@ try {
   assert.notEqual(body.result?.isError, true, JSON.stringify(body));
   assert.deepEqual(body.result?.structuredContent, { waitedMs: 2000 });
 
-  // McpModule drains the server before any onModuleDestroy hook (the root
+  // McpServerLifecycleModule drains the server before any onModuleDestroy hook (the root
   // module's run first): once the root module closes its resources, the
   // server takes no connection.
   await seen(/root module: closing resources/);
@@ -102,7 +103,7 @@ try {
       : { code: Number(expectedExit), signal: null },
   );
   assert.match(output, /application shut down \(SIGTERM\)/);
-  assert.doesNotMatch(output, /McpModule cannot tell/);
+  assert.doesNotMatch(output, /McpServerLifecycleModule cannot tell/);
   console.log(
     `graceful shutdown: the call under way answered, late request ${late} while the root module closed, ` +
       `ended (${exit.signal ?? `exit ${exit.code}`}) ${tookMs} ms after SIGTERM`,
