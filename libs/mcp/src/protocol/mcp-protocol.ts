@@ -76,8 +76,9 @@ export class McpProtocol {
     try {
       return await this.serve(message, transport, own);
     } finally {
-      if (session === undefined && transport.peer !== undefined && own.idle) {
-        this.callers.delete(transport.peer);
+      const { peer } = transport;
+      if (peer !== undefined && own.idle && this.callers.get(peer) === own) {
+        this.callers.delete(peer);
       }
     }
   }
