@@ -1,29 +1,65 @@
 import swc from 'unplugin-swc';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+const libs = fileURLToPath(new URL('./libs/', import.meta.url));
+
+/** What both projects share: the libraries read from their sources. */
+const shared = {
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  resolve: {
+    alias: [
+      {
+        find: /^@nestops\/(operations|mcp|typeorm)$/,
+        replacement: `${libs}$1/src/index.ts`,
+      },
+      {
+        find: /^@nestops\/(operations|mcp)\/(testing|cli|internal)$/,
+        replacement: `${libs}$1/src/$2/index.ts`,
+      },
+    ],
+  },
+} satisfies ViteUserConfig;
 
 export default defineConfig({
-  plugins: [swc.vite({ module: { type: 'es6' } })],
   test: {
     globals: true,
-    include: ['libs/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     // The default output, then a line naming the PostgreSQL tests skipped.
     reporters: ['default', './test/support/skipped-databases.reporter.ts'],
     // One more file at a time than there are cores (vitest's default is one
     // fewer): most end-to-end files spend their time waiting for the apps
-    // and command lines they spawn, so on a 2-core machine one worker left
-    // a core idle: on this 2-core machine, under a load of 6 to 9 from other
-    // work, the suite took 653 s with one worker and 356 s with three.
+    // and command lines they spawn, so one worker less left a core idle.
     maxWorkers: availableParallelism() + 1,
     // oidc-provider's notices about the sample authorization server's
     // runtime and in-memory adapter: expected in tests, never a finding.
     onConsoleLog: (log) => !/^oidc-provider (WARNING|NOTICE): /.test(log),
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // The libraries are tested as apps load them: built, through their
-    // package exports, by Node itself (the ES module door re-exports the
-    // CommonJS build, which Vite's module runner cannot evaluate).
-    server: { deps: { external: [/\/libs\/[^/]+\/dist\//] } },
+    projects: [
+      {
+        ...shared,
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['libs/**/*.spec.ts'],
+          // The unit specs share a worker's loaded modules (Nest, the
+          // libraries): a fresh module graph per file tripled their time.
+          isolate: false,
+        },
+      },
+      {
+        ...shared,
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.e2e-spec.ts'],
+          // The packages as published: `npm run test:packages` builds them.
+          exclude: ['test/packaging/**'],
+          // What the apps and command lines these tests spawn load.
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv, finished } from './support/cli-process';
-import { CLI, ensureSampleBuilt } from './support/sample-process';
+import { CLI } from './support/sample-process';
 
 /**
  * The sample's command line with `runCli`'s `cwd`: started from `/` (as
@@ -25,7 +25,6 @@ function invoke(cwd: string, ...args: string[]) {
 }
 
 describe("runCli's cwd", () => {
-  beforeAll(() => ensureSampleBuilt());
   afterAll(() => {
     for (const suffix of ['', '-wal', '-shm']) {
       rmSync(join(ROOT, RELATIVE_DB + suffix), { force: true });

@@ -6,12 +6,9 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Module, type Type } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
 import { Test } from '@nestjs/testing';
-import { McpTestClient } from '@nestops/mcp/testing';
+import type * as McpTesting from '@nestops/mcp/testing';
 import type { AppSetup } from '@nestops/operations';
-import {
-  createTestApplication,
-  OperationTestClient,
-} from '@nestops/operations/testing';
+import type * as OperationsTesting from '@nestops/operations/testing';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,10 +33,19 @@ const FIXTURE = join(__dirname, 'fixtures/setup-app');
 const CLI = join(FIXTURE, 'cli.cjs');
 const ALICE = 'Bearer alice-token';
 const REQUEST = { timeout: 15_000 } as const;
-const notes = createRequire(__filename)(join(FIXTURE, 'notes-app.cjs')) as {
+// The fixture is plain CommonJS that `node` runs: the testing kits come
+// from the same copy of the libraries as the module it declares.
+const fixtureRequire = createRequire(join(FIXTURE, 'notes-app.cjs'));
+const notes = fixtureRequire('./notes-app.cjs') as {
   NotesModule: Type<unknown>;
   setupNotes: AppSetup;
 };
+const { createTestApplication, OperationTestClient } = fixtureRequire(
+  '@nestops/operations/testing',
+) as typeof OperationsTesting;
+const { McpTestClient } = fixtureRequire(
+  '@nestops/mcp/testing',
+) as typeof McpTesting;
 /** The setup's guard refuses with its own message, which the caller reads. */
 const ANONYMOUS_REFUSED =
   'SECURITY_DENIED_003: StrictGuard: credentials are required.';

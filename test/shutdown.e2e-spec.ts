@@ -4,11 +4,7 @@ import { sqliteDriver } from '../src/database/database.options';
 import { DATABASES, skipUnlessEnabled } from './support/databases';
 import { withClient } from './support/pg-schema';
 import { envWith, sampleEnv } from './support/sample-app';
-import {
-  ensureSampleBuilt,
-  type Exit,
-  startSampleProcess,
-} from './support/sample-process';
+import { type Exit, startSampleProcess } from './support/sample-process';
 import type { McpReply } from './support/mcp-http';
 import { readiness, until } from './support/shutdown';
 
@@ -58,8 +54,6 @@ const databases: Database[] = DATABASES.filter((db) => db.enabled).map(
 const DRAIN_MS = 3_000;
 
 describe('npm start under load, then SIGTERM', () => {
-  beforeAll(() => ensureSampleBuilt(), 120_000);
-
   skipUnlessEnabled(DATABASES[1]);
 
   it.each(databases)(

@@ -1,6 +1,6 @@
-import { ensureSampleBuilt } from './sample-process';
+import { buildForSpawnedProcesses } from './source-build';
 
-/** Once before every test file: the tests that spawn the sample need it built. */
+/** Once before every test file: what the spawned apps and commands load. */
 export function setup(): void {
-  ensureSampleBuilt();
+  buildForSpawnedProcesses();
 }

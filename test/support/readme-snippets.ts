@@ -64,8 +64,7 @@ export interface SnippetDiagnostics {
 
 /**
  * The options of the check: strict, decorators as Nest apps compile them,
- * and module resolution by the packages' `exports` (ES module door), with
- * relative imports written with or without `.js`, as either kind of app
+ * the packages resolved to their sources (`paths`), and relative imports written with or without `.js`, as either kind of app
  * writes them.
  */
 export const SNIPPET_COMPILER_OPTIONS: ts.CompilerOptions = {
@@ -80,6 +79,14 @@ export const SNIPPET_COMPILER_OPTIONS: ts.CompilerOptions = {
   types: ['node'],
   skipLibCheck: true,
   noEmit: true,
+  // The packages' types as their sources declare them: no build needed.
+  paths: {
+    '@nestops/operations': [join(ROOT, 'libs/operations/src/index.ts')],
+    '@nestops/operations/*': [join(ROOT, 'libs/operations/src/*/index.ts')],
+    '@nestops/mcp': [join(ROOT, 'libs/mcp/src/index.ts')],
+    '@nestops/mcp/*': [join(ROOT, 'libs/mcp/src/*/index.ts')],
+    '@nestops/typeorm': [join(ROOT, 'libs/typeorm/src/index.ts')],
+  },
 };
 
 /** Parsed files shared by the checks of every README. */
@@ -87,7 +94,7 @@ const parsed = new Map<string, ts.SourceFile>();
 
 /**
  * Type-checks the blocks of one README together, as files of the
- * quick-start app (on top of its own files), against the built packages.
+ * quick-start app (on top of its own files), against the packages' sources.
  */
 export function checkSnippets(
   snippets: readonly Snippet[],

@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,34 +20,6 @@ export interface SampleProcess {
   readonly baseUrl: string;
   readonly exited: Promise<Exit>;
   readonly output: () => string;
-}
-
-/**
- * Compiles the sample into `dist/` (as `nest build` does, without emptying
- * it) when `dist/src/main.js` is missing or older than a file of `src/`,
- * and copies its message catalogue.
- * The libraries come from their own `dist/`, which `npm test` builds.
- */
-export function ensureSampleBuilt(): void {
-  const built = existsSync(MAIN) ? statSync(MAIN).mtimeMs : 0;
-  if (newestMtime(join(ROOT, 'src')) > built) {
-    compileSample(built);
-  }
-  // The message catalogue, as nest-cli.json's assets have it.
-  cpSync(join(ROOT, 'src/i18n'), join(ROOT, 'dist/src/i18n'), {
-    recursive: true,
-  });
-}
-
-function compileSample(built: number): void {
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs <= built) {
-    throw new Error(`Building the sample failed:\n${run.stdout}${run.stderr}`);
-  }
 }
 
 /** Runs `node dist/src/main.js` (what `npm start` runs) on a free port. */
@@ -95,16 +66,4 @@ function freePort(): Promise<number> {
       server.close(() => done(port));
     });
   });
-}
-
-function newestMtime(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = join(dir, entry.name);
-    const mtime = entry.isDirectory()
-      ? newestMtime(path)
-      : entry.name.endsWith('.ts')
-        ? statSync(path).mtimeMs
-        : 0;
-    return Math.max(newest, mtime);
-  }, 0);
 }

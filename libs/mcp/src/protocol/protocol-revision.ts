@@ -1,4 +1,3 @@
-import type * as Operations from '@nestops/operations/internal';
 import type { LogLevel } from '@nestops/operations/internal';
 import {
   MODERN_PROTOCOL_VERSIONS,
@@ -24,24 +23,25 @@ export const LOG_LEVEL_META = 'io.modelcontextprotocol/logLevel';
 /** The `_meta` key of a 2026 result naming the server. */
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
-/** The log levels a request may ask for (RFC 5424 severities). */
-let logLevelNames: ReadonlySet<string> | undefined;
-
 /**
- * The operations library's log levels, loaded when first needed: classifying
- * a message (what the stdio host does before the app has loaded, to answer
- * `initialize` at once) loads nothing else of that library.
+ * The log levels a request may ask for (RFC 5424 severities): the type
+ * keeps them the operations library's, and classifying a message (what the
+ * stdio host does before the app has loaded) loads nothing of that library.
  */
-function logLevels(): readonly LogLevel[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('@nestops/operations/internal') as typeof Operations)
-    .LOG_LEVELS;
-}
+const LOG_LEVEL_NAMES: Readonly<Record<LogLevel, true>> = {
+  debug: true,
+  info: true,
+  notice: true,
+  warning: true,
+  error: true,
+  critical: true,
+  alert: true,
+  emergency: true,
+};
 
 /** Whether `value` names one of MCP's log levels. */
 export function isLogLevel(value: unknown): value is LogLevel {
-  logLevelNames ??= new Set(logLevels());
-  return typeof value === 'string' && logLevelNames.has(value);
+  return typeof value === 'string' && Object.hasOwn(LOG_LEVEL_NAMES, value);
 }
 
 /** What a valid 2026 request's `_meta` says about it. */
@@ -97,7 +97,7 @@ export function readRequestMeta(
   const logLevel = meta[LOG_LEVEL_META];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
     throw McpProtocolError.invalidRequestMeta(
-      `"${LOG_LEVEL_META}" must be one of ${logLevels().join(', ')}`,
+      `"${LOG_LEVEL_META}" must be one of ${Object.keys(LOG_LEVEL_NAMES).join(', ')}`,
     );
   }
   if (!MODERN_PROTOCOL_VERSIONS.includes(version)) {

@@ -55,7 +55,7 @@ class StdioAuthGuard implements CanActivate {
   }
 }
 
-class SayDto {
+class TelemetrySayDto {
   @IsString()
   text: string;
 }
@@ -65,8 +65,8 @@ class StdioOperations {
   /** The trace id the handler ran under. */
   handlerTraceId?: string;
 
-  @Operation({ id: 'echo.say', readOnly: true, input: SayDto })
-  say(input: SayDto): { text: string } {
+  @Operation({ id: 'echo.say', readOnly: true, input: TelemetrySayDto })
+  say(input: TelemetrySayDto): { text: string } {
     this.handlerTraceId = trace.getActiveSpan()?.spanContext().traceId;
     const own = trace.getTracer('handler').startSpan('handler work');
     own.end();

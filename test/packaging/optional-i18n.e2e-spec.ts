@@ -13,7 +13,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { callTool, McpClients, type ToolOutcome } from './support/mcp-clients';
+import { callTool, McpClients, type ToolOutcome } from '../support/mcp-clients';
 
 /**
  * `nestjs-i18n` is an optional peer. An app that never uses i18n is laid out
@@ -25,7 +25,7 @@ import { callTool, McpClients, type ToolOutcome } from './support/mcp-clients';
  * `skipLibCheck: false`) and run as a process of its own.
  */
 
-const root = join(__dirname, '..');
+const root = join(__dirname, '../..');
 const PACKAGES = ['operations', 'mcp'] as const;
 const I18N = 'nestjs-i18n';
 /** What the fixture app imports itself (and the types it compiles with). */

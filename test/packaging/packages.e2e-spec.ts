@@ -46,7 +46,7 @@ const OWN_PEERS: Record<(typeof PACKAGES)[number], string[]> = {
     '@nestjs-cls/transactional-adapter-typeorm',
   ],
 };
-const root = join(__dirname, '..');
+const root = join(__dirname, '../..');
 
 function manifest(name: string): Manifest {
   return JSON.parse(
