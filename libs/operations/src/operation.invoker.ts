@@ -44,7 +44,7 @@ import {
   nestPipesOf,
   separateContextCreator,
   scopedGlobalEnhancers,
-} from './internals/nest-context.adapter.js';
+} from './nest/nest-context.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-contract.js';
 import { OperationRegistry } from './operation.registry.js';
 

@@ -2,7 +2,7 @@ import { getMetadataStorage } from 'class-validator';
 import {
   type TypeMetadata,
   typeMetadataOf,
-} from '../../internals/class-transformer.adapter.js';
+} from '../../nest/class-transformer.adapter.js';
 import { rawTextPropertiesOf } from './allow-raw-text.decorator.js';
 
 /** A DTO class, as class-transformer and class-validator see it. */

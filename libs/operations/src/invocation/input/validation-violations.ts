@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import type { OperationViolation } from '../../errors/operation-failure.js';
 import { libraryViolation } from '../../i18n/library-messages.js';
-import type { ValidationMetadata } from '../../internals/class-validator.adapter.js';
+import type { ValidationMetadata } from '../../nest/class-validator.adapter.js';
 
 /**
  * Constraints that check a value's type: when one fails, the field's other

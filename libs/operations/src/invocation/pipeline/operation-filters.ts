@@ -7,7 +7,7 @@ import {
 import {
   argumentsHostOf,
   type ExceptionFilters,
-} from '../../internals/nest-context.adapter.js';
+} from '../../nest/nest-context.adapter.js';
 import type { OperationRequest } from './operation-request.js';
 import type { OperationResponse } from './operation-response.js';
 

@@ -9,14 +9,14 @@ import {
   bodyArgument,
   hasFiltersMetadata,
   routeArgsMetadataKey,
-} from '../../internals/nest-core.adapter.js';
+} from '../../nest/nest-core.adapter.js';
 import {
   bindContextId,
   exceptionFiltersOf,
   loadEnhancersForCall,
   moduleKeyOf,
   moduleRefOf,
-} from '../../internals/nest-context.adapter.js';
+} from '../../nest/nest-context.adapter.js';
 import type { OperationHost } from '../../operation.registry.js';
 import { OperationException } from '../../errors/operation.exception.js';
 import { NoInputPipe } from '../input/no-input.pipe.js';

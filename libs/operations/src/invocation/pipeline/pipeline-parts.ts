@@ -8,8 +8,8 @@ import {
   guardsMetadataKey,
   type InstanceWrapper,
   isBodyParamtype,
-} from '../../internals/nest-core.adapter.js';
-import { type NestPipes } from '../../internals/nest-context.adapter.js';
+} from '../../nest/nest-core.adapter.js';
+import { type NestPipes } from '../../nest/nest-context.adapter.js';
 import type { OperationRequest } from './operation-request.js';
 import type { OperationResponse } from './operation-response.js';
 
