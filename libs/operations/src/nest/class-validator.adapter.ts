@@ -23,6 +23,8 @@ export type RegisteredRules = ReadonlyMap<
   readonly ValidationMetadata[]
 >;
 
+// `MetadataStorage` lists no class's rules but by lookup of a known class:
+// typestack/class-validator#1041 asks for the list (open).
 interface Registered {
   readonly validationMetadatas: Map<Function | string, ValidationMetadata[]>;
 }
