@@ -1,8 +1,6 @@
-import { getMetadataStorage, IsInt, IsString } from 'class-validator';
-import { vi } from 'vitest';
+import { IsString } from 'class-validator';
 import { ContractError } from './errors/contract.error.js';
 import type { OperationOptions } from './interfaces/operation-contract.js';
-import { registeredValidationRules } from './internals/class-validator.adapter.js';
 import { createOperationDefinition } from './operation-definition.factory.js';
 import { OperationSchemaFactory } from './schema/operation-schema.factory.js';
 
@@ -69,30 +67,6 @@ describe('the transaction option of @Operation()', () => {
 });
 
 describe('the definitions of many operations', () => {
-  it("read each input class's rules without scanning every registered class", () => {
-    class Base {}
-    IsString()(Base.prototype, 'name');
-    const inputs = Array.from({ length: 200 }, (_, index) => {
-      const dto = { [`Input${index}`]: class extends Base {} }[`Input${index}`];
-      IsInt()(dto.prototype, 'count');
-      return dto;
-    });
-    const registered = registeredValidationRules(getMetadataStorage());
-    const scans = vi.spyOn(registered, 'entries');
-    const schemas = new OperationSchemaFactory();
-    for (const [index, input] of inputs.entries()) {
-      const definition = createOperationDefinition(
-        { id: `reports.get${index}`, input },
-        'ReportsService.method',
-        undefined,
-        schemas,
-      );
-      expect(definition.inputSchema?.required).toEqual(['count', 'name']);
-    }
-    expect(scans).not.toHaveBeenCalled();
-    scans.mockRestore();
-  });
-
   it('share one output schema (and so its check) when they share an output DTO', () => {
     class Report {}
     IsString()(Report.prototype, 'name');

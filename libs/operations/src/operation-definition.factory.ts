@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { ContractError } from './errors/contract.error.js';
 import {
   CONTRACT_INVALID_ID,
@@ -21,12 +22,11 @@ import { parseOperationId } from './operation-id.js';
 import { statedSemantics } from './operation-semantics.js';
 import { ALL_CARRIERS } from './operations.constants.js';
 import type { OperationSchemaFactory } from './schema/operation-schema.factory.js';
-import { validationStorage } from './invocation/validation-metadata-cache.js';
 
 /** Whether class-validator knows constraints of the class (its own or inherited). */
 function isValidatable(type: Type<unknown>): boolean {
   return (
-    validationStorage().getTargetValidationMetadatas(type, '', true, false)
+    getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)
       .length > 0
   );
 }

@@ -5,7 +5,6 @@ import {
   ModuleRef,
 } from '@nestjs/core';
 import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard.js';
-import { installValidationMetadataCache } from './invocation/validation-metadata-cache.js';
 import { sanitizeInput } from './invocation/input/input.sanitizer.js';
 import { type CallPlan, planCall } from './invocation/call/call-plan.js';
 import type { CallOutcome } from './invocation/call/call-outcome.js';
@@ -45,7 +44,7 @@ import {
   nestPipesOf,
   separateContextCreator,
   scopedGlobalEnhancers,
-} from './internals/nest-context.adapter.js';
+} from './nest/nest-context.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-contract.js';
 import { OperationRegistry } from './operation.registry.js';
 
@@ -268,7 +267,6 @@ export class OperationInvoker implements OnApplicationBootstrap {
   private pipelineServices(): PipelineServices {
     if (!this.services) {
       assertNestInternals(this.contextCreator, this.moduleRef, this.config);
-      installValidationMetadataCache();
       this.services = {
         contextCreator: this.contextCreator,
         paramsContextCreator: separateContextCreator(this.contextCreator),

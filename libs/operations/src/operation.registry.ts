@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Carrier } from './interfaces/operation-contract.js';
 import type { OperationDefinition } from './interfaces/operation-contract.js';
-import type { InstanceWrapper } from './internals/nest-core.adapter.js';
+import type { InstanceWrapper } from './nest/nest-core.adapter.js';
 
 /** @internal Where an operation's method lives, for the pipeline runner. */
 export interface OperationHost {

@@ -5,9 +5,9 @@ import {
   CONTRACT_DUPLICATE_ID,
   duplicateIdMessage,
 } from './errors/contract.messages.js';
-import { assertClassTransformerInternals } from './internals/class-transformer.adapter.js';
-import { assertClassValidatorInternals } from './internals/class-validator.adapter.js';
-import type { InstanceWrapper } from './internals/nest-core.adapter.js';
+import { assertClassTransformerInternals } from './nest/class-transformer.adapter.js';
+import { assertClassValidatorInternals } from './nest/class-validator.adapter.js';
+import type { InstanceWrapper } from './nest/nest-core.adapter.js';
 import {
   createOperationDefinition,
   NO_PARAMETER,

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
-import { forbiddenMessage } from '../internals/nest-core.adapter.js';
+import { forbiddenMessage } from '../nest/nest-core.adapter.js';
 import {
   OPERATION_ERRORS,
   type OperationErrorCode,

@@ -1,6 +1,6 @@
-import { loadOptionalPeer } from '../internals/optional-peer.js';
+import { loadOptionalPeer } from '../nest/optional-peer.js';
 
-export { isMissingPackage } from '../internals/optional-peer.js';
+export { isMissingPackage } from '../nest/optional-peer.js';
 
 /** The optional peer the message catalogue comes from. */
 export const NESTJS_I18N = 'nestjs-i18n';

@@ -1,4 +1,4 @@
-import { registeredValidationRules } from '../internals/class-validator.adapter.js';
+import { registeredValidationRules } from '../nest/class-validator.adapter.js';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
 import {
   DTO_NAMESPACE,

@@ -10,12 +10,12 @@ import {
 } from '../errors/contract.messages.js';
 import type { JsonSchema } from './json-schema.interface.js';
 import { SCHEMA_CONVERTERS } from './schema-converters.js';
-import { classTransformerStorage } from '../internals/class-transformer.adapter.js';
+import { classTransformerStorage } from '../nest/class-transformer.adapter.js';
 import {
   registeredValidationRules,
   type ValidationMetadata as Metadata,
   type ValidationStorage,
-} from '../internals/class-validator.adapter.js';
+} from '../nest/class-validator.adapter.js';
 
 const DEFS = '#/$defs/';
 

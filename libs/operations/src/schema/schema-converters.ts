@@ -1,6 +1,6 @@
 import { IS_DATE_STRING, IS_ENUM, MAX, MIN } from 'class-validator';
 import type { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
-import type { ValidationMetadata } from '../internals/class-validator.adapter.js';
+import type { ValidationMetadata } from '../nest/class-validator.adapter.js';
 
 /** Converters by constraint name, as class-validator-jsonschema takes them. */
 type ISchemaConverters = NonNullable<

@@ -1,5 +1,5 @@
 import type { ModuleRef } from '@nestjs/core';
-import { loadOptionalPeer } from '../../internals/optional-peer.js';
+import { loadOptionalPeer } from '../../nest/optional-peer.js';
 
 /** The optional peer whose contexts calls run in. */
 const NESTJS_CLS = 'nestjs-cls';

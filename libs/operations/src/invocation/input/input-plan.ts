@@ -1,9 +1,9 @@
+import { getMetadataStorage } from 'class-validator';
 import {
   type TypeMetadata,
   typeMetadataOf,
-} from '../../internals/class-transformer.adapter.js';
+} from '../../nest/class-transformer.adapter.js';
 import { rawTextPropertiesOf } from './allow-raw-text.decorator.js';
-import { validationStorage } from '../validation-metadata-cache.js';
 
 /** A DTO class, as class-transformer and class-validator see it. */
 export type DtoClass = Function;
@@ -26,7 +26,7 @@ export class InputPlan {
     this.rawText = rawTextPropertiesOf(type);
     this.members = unassignableMembersOf(type);
     this.declared = new Set(
-      validationStorage()
+      getMetadataStorage()
         .getTargetValidationMetadatas(type, '', true, false)
         .map((metadata) => metadata.propertyName),
     );

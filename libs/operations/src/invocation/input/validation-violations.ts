@@ -6,13 +6,13 @@ import {
   IS_NUMBER,
   IS_OBJECT,
   IS_STRING,
+  getMetadataStorage,
   type ValidationError,
   ValidationTypes,
 } from 'class-validator';
 import type { OperationViolation } from '../../errors/operation-failure.js';
 import { libraryViolation } from '../../i18n/library-messages.js';
-import type { ValidationMetadata } from '../../internals/class-validator.adapter.js';
-import { validationStorage } from '../validation-metadata-cache.js';
+import type { ValidationMetadata } from '../../nest/class-validator.adapter.js';
 
 /**
  * Constraints that check a value's type: when one fails, the field's other
@@ -100,7 +100,7 @@ function metadataOf(error: ValidationError): readonly ValidationMetadata[] {
   if (typeof type !== 'function' || type === Object) {
     return [];
   }
-  return validationStorage()
+  return getMetadataStorage()
     .getTargetValidationMetadatas(type, '', true, false)
     .filter((m) => m.propertyName === error.property);
 }

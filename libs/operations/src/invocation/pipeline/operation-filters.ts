@@ -4,10 +4,8 @@ import {
   failureException,
   OperationException,
 } from '../../errors/operation.exception.js';
-import {
-  argumentsHostOf,
-  type ExceptionFilters,
-} from '../../internals/nest-context.adapter.js';
+import type { ExceptionFilters } from '../../nest/nest-context.adapter.js';
+import { OperationArgumentsHost } from './operation-arguments-host.js';
 import type { OperationRequest } from './operation-request.js';
 import type { OperationResponse } from './operation-response.js';
 
@@ -30,7 +28,10 @@ export async function filteredException(
     return error;
   }
   try {
-    const result = filters(error, argumentsHostOf([request, response]));
+    const result = filters(
+      error,
+      new OperationArgumentsHost([request, response]),
+    );
     await (isObservable(result)
       ? lastValueFrom(result, { defaultValue: undefined })
       : result);

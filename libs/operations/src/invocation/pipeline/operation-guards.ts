@@ -1,6 +1,6 @@
 import type { CanActivate } from '@nestjs/common';
 import type { ApplicationConfig } from '@nestjs/core';
-import { guardsMetadataKey } from '../../internals/nest-core.adapter.js';
+import { guardsMetadataKey } from '../../nest/nest-core.adapter.js';
 import type { OperationHost } from '../../operation.registry.js';
 
 type GuardEntry = CanActivate | Function;

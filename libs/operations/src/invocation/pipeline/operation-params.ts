@@ -3,7 +3,7 @@ import {
   ROUTE_PARAMETER,
   routeParameterMessage,
 } from '../../errors/contract.messages.js';
-import { routeArgumentsOf } from '../../internals/nest-core.adapter.js';
+import { routeArgumentsOf } from '../../nest/nest-core.adapter.js';
 
 /**
  * The parameters of an operation method that the app's own parameter

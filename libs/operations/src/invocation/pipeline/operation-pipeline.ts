@@ -6,17 +6,16 @@ import {
 import { type ContextId, ContextIdFactory } from '@nestjs/core';
 import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import {
-  bodyArgument,
   hasFiltersMetadata,
   routeArgsMetadataKey,
-} from '../../internals/nest-core.adapter.js';
+} from '../../nest/nest-core.adapter.js';
 import {
   bindContextId,
   exceptionFiltersOf,
   loadEnhancersForCall,
   moduleKeyOf,
   moduleRefOf,
-} from '../../internals/nest-context.adapter.js';
+} from '../../nest/nest-context.adapter.js';
 import type { OperationHost } from '../../operation.registry.js';
 import { OperationException } from '../../errors/operation.exception.js';
 import { NoInputPipe } from '../input/no-input.pipe.js';
@@ -36,6 +35,7 @@ import {
   type PipedRequest,
   type PipelineServices,
   PIPES,
+  applyPipes,
   asHandlerOf,
   withMetadataOf,
 } from './pipeline-parts.js';
@@ -85,7 +85,7 @@ export class OperationPipeline {
         })
       : new NoInputPipe();
     this.input = Object.freeze({
-      type: bodyArgument(),
+      type: 'body',
       metatype: definition.input,
       data: undefined,
     });
@@ -171,7 +171,7 @@ export class OperationPipeline {
       inquirerId,
       CONTEXT_OPTIONS,
     );
-    const callPipes = pipes.create(
+    const callPipes = pipes(
       instance,
       this.callback,
       this.moduleKey,
@@ -237,10 +237,7 @@ export class OperationPipeline {
     app: PipeTransform[],
   ): Promise<unknown> {
     try {
-      return await this.services.pipes.apply(body, this.input, [
-        ...app,
-        this.validation,
-      ]);
+      return await applyPipes(body, this.input, [...app, this.validation]);
     } catch (error) {
       // The operation's validation throws OperationException; anything else
       // came from an app pipe.
@@ -254,7 +251,6 @@ export class OperationPipeline {
   /** The function Nest runs as the handler, with the method's metadata. */
   private createCallback(): (...args: unknown[]) => Promise<unknown> {
     const { methodName, decorated } = this.host;
-    const { pipes } = this.services;
     // What the method returned, kept where an output contract could break.
     const returned = this.definition.outputSchema
       ? markReturned
@@ -270,7 +266,7 @@ export class OperationPipeline {
       try {
         const [value, context] = await Promise.all([
           pipeInput(request.body, app),
-          pipes.apply(invocationOf(request), CONTEXT_ARGUMENT, app),
+          applyPipes(invocationOf(request), CONTEXT_ARGUMENT, app),
         ]);
         const method = this[methodName] as (...params: unknown[]) => unknown;
         const params = request[PARAMS];

@@ -1,15 +1,15 @@
-import type {
-  ArgumentMetadata,
-  CanActivate,
-  PipeTransform,
+import {
+  type ArgumentMetadata,
+  type CanActivate,
+  type PipeTransform,
+  UseGuards,
 } from '@nestjs/common';
 import type { ExternalContextCreator } from '@nestjs/core';
 import {
-  guardsMetadataKey,
   type InstanceWrapper,
   isBodyParamtype,
-} from '../../internals/nest-core.adapter.js';
-import { type NestPipes } from '../../internals/nest-context.adapter.js';
+} from '../../nest/nest-core.adapter.js';
+import { type NestPipes } from '../../nest/nest-context.adapter.js';
 import type { OperationRequest } from './operation-request.js';
 import type { OperationResponse } from './operation-response.js';
 
@@ -72,6 +72,7 @@ export interface PipelineServices {
   readonly contextCreator: ExternalContextCreator;
   /** The one for decorated parameters' resolvers (`separateContextCreator`). */
   readonly paramsContextCreator: ExternalContextCreator;
+  /** Selects a handler's global, class and method pipes. */
   readonly pipes: NestPipes;
   /** The library's permission and policy check, after the app's guards. */
   readonly authorization: CanActivate;
@@ -101,15 +102,24 @@ export function asHandlerOf<T extends object>(
   name: string,
 ): T {
   withMetadataOf(method, callback);
-  const guards = guardsMetadataKey();
-  Reflect.defineMetadata(
-    guards,
-    [
-      ...((Reflect.getMetadata(guards, method) as unknown[]) ?? []),
-      authorization,
-    ],
-    callback,
-  );
+  // `@UseGuards()` on a method appends to the guards its function carries.
+  UseGuards(authorization)(callback, name, { value: callback });
   Object.defineProperty(callback, 'name', { value: name });
   return callback;
+}
+
+/**
+ * `value` through `pipes`, one after the other, as Nest's pipe consumer
+ * runs a handler's pipes on an argument (a promise is awaited first).
+ */
+export async function applyPipes(
+  value: unknown,
+  metadata: ArgumentMetadata,
+  pipes: readonly PipeTransform[],
+): Promise<unknown> {
+  let result: unknown = await value;
+  for (const pipe of pipes) {
+    result = (await pipe.transform(result, metadata)) as unknown;
+  }
+  return result;
 }

@@ -1,13 +1,14 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- Nest's private modules are loaded on first use, so that a release without one fails the assertion with its name */
 /**
- * The one place that touches Nest internals (they move between majors):
- * private modules of `@nestjs/core` and `@nestjs/common`, and private
- * members of Nest's classes. `assertNestInternals()` checks at bootstrap
- * that each one is still there, so a Nest release that moves one stops the
- * app with a message naming it and the installed version, instead of
- * silently skipping part of the pipeline.
+ * Nest internals, first part: the private modules of `@nestjs/core` and
+ * `@nestjs/common` the library reads (they move between majors; Nest 12's
+ * `@nestjs/*\/internal` entries are for Nest's own packages, and Nest 11
+ * lacks them). `assertNestInternals()` checks at bootstrap that each is
+ * still there, naming it and the installed Nest, instead of skipping part
+ * of the pipeline. See `nest-context.adapter.ts` for private members.
  */
-import type { ArgumentMetadata } from '@nestjs/common';
+// The type of `DiscoveryService`'s providers, not exported from the
+// package's index: nestjs/nest#2292 asks for it (closed).
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { missingInternalsMessage } from './internals.messages.js';
 import {
@@ -24,8 +25,6 @@ type RouteParamtypesModule =
   typeof import('@nestjs/common/enums/route-paramtypes.enum.js');
 type CommonConstants = typeof import('@nestjs/common/constants.js');
 type GuardConstants = typeof import('@nestjs/core/guards/constants.js');
-type ContextHostModule =
-  typeof import('@nestjs/core/helpers/execution-context-host.js');
 
 /** The private modules of Nest that the library reads, as loaded. */
 export interface NestPrivateModules {
@@ -37,8 +36,6 @@ export interface NestPrivateModules {
   readonly commonConstants?: Partial<CommonConstants>;
   /** `@nestjs/core/guards/constants.js` */
   readonly guardConstants?: Partial<GuardConstants>;
-  /** `@nestjs/core/helpers/execution-context-host.js` */
-  readonly contextHost?: Partial<ContextHostModule>;
 }
 
 interface Loaded {
@@ -46,29 +43,32 @@ interface Loaded {
   readonly routeParamtypes: RouteParamtypesModule;
   readonly commonConstants: CommonConstants;
   readonly guardConstants: GuardConstants;
-  readonly contextHost: ContextHostModule;
 }
 
 /** Nest's private modules, each undefined where the installed release lacks it. */
 export function loadNestPrivateModules(): NestPrivateModules {
   return {
+    // No public way to mark a request with its context id, so that
+    // `ContextIdFactory.getByRequest()` finds it: nestjs/nest#3105 (closed).
     requestConstants: loadPrivateModule(
       () =>
         require('@nestjs/core/router/request/request-constants.js') as RequestConstants,
     ),
+    // The keys `@Body()` and the other route-parameter decorators write
+    // (the enum is not exported): no upstream issue found.
     routeParamtypes: loadPrivateModule(
       () =>
         require('@nestjs/common/enums/route-paramtypes.enum.js') as RouteParamtypesModule,
     ),
+    // No public reader of `@UseGuards()`, `@UseFilters()` or parameter
+    // decorators' metadata: nestjs/nest#4232 asks for the keys (closed).
     commonConstants: loadPrivateModule(
       () => require('@nestjs/common/constants.js') as CommonConstants,
     ),
+    // The text of a guard's refusal is no public constant: no upstream issue
+    // found (nestjs/nest#4552 notes it differs from `ForbiddenException`'s).
     guardConstants: loadPrivateModule(
       () => require('@nestjs/core/guards/constants.js') as GuardConstants,
-    ),
-    contextHost: loadPrivateModule(
-      () =>
-        require('@nestjs/core/helpers/execution-context-host.js') as ContextHostModule,
     ),
   };
 }
@@ -78,8 +78,10 @@ export function installedNest(): string {
   return `@nestjs/core ${installedVersion(() => require('@nestjs/core/package.json'))} (@nestjs/common ${installedVersion(() => require('@nestjs/common/package.json'))})`;
 }
 
+/** What the library needs Nest's internals for, as the messages say it. */
 export const PURPOSE = "run operations through Nest's pipeline";
 
+/** The private modules (and their members) that `modules` lacks, by name. */
 export function missingModuleInternals(modules: NestPrivateModules): string[] {
   return missingOf({
     '@nestjs/core/router/request/request-constants.js (REQUEST_CONTEXT_ID)':
@@ -95,8 +97,6 @@ export function missingModuleInternals(modules: NestPrivateModules): string[] {
       ].every((key) => typeof key === 'string'),
     '@nestjs/core/guards/constants.js (FORBIDDEN_MESSAGE)':
       typeof modules.guardConstants?.FORBIDDEN_MESSAGE === 'string',
-    '@nestjs/core/helpers/execution-context-host.js (ExecutionContextHost)':
-      typeof modules.contextHost?.ExecutionContextHost === 'function',
   });
 }
 
@@ -115,15 +115,6 @@ export function nestModules(): Loaded {
     checkedModules = modules as Loaded;
   }
   return checkedModules;
-}
-
-/**
- * The argument type of a request body as Nest's pipe consumer takes it (its
- * route-parameter enum, which it turns into `'body'` for the pipes).
- */
-export function bodyArgument(): ArgumentMetadata['type'] {
-  const { RouteParamtypes } = nestModules().routeParamtypes;
-  return RouteParamtypes.BODY as unknown as ArgumentMetadata['type'];
 }
 
 /** The metadata key under which `@UseGuards()` keeps a class's or method's guards. */

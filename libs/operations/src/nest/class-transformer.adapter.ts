@@ -19,6 +19,8 @@ export type { TypeMetadata };
 /** class-transformer's metadata storage, as the library and class-validator-jsonschema read it. */
 export type ClassTransformerStorage = MetadataStorage;
 
+// The package does not export its storage: typestack/class-transformer#815
+// asks for it (open; PR typestack/class-transformer#1715, open).
 const PATH = 'class-transformer/cjs/storage';
 
 /** `class-transformer/cjs/storage` as loaded. */

@@ -1,15 +1,10 @@
-/* eslint-disable @typescript-eslint/no-require-imports -- Nest's private modules are loaded on first use, so that a release without one fails the assertion with its name */
 /**
- * Nest internals, second part: private members of Nest's context creators,
- * its injector and its application config, and the check at bootstrap that
- * every internal the library reads is still there (see
- * `nest-core.adapter.ts` for the private modules).
+ * Nest internals, second part: private members of Nest's context creators
+ * and injector, read by cast, and the check at bootstrap that every
+ * internal the library reads is still there (see `nest-core.adapter.ts`
+ * for the private modules).
  */
-import type {
-  ArgumentMetadata,
-  ArgumentsHost,
-  PipeTransform,
-} from '@nestjs/common';
+import type { ArgumentsHost, PipeTransform } from '@nestjs/common';
 import type {
   ApplicationConfig,
   ContextId,
@@ -18,11 +13,7 @@ import type {
 import { ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { missingInternalsMessage } from './internals.messages.js';
-import {
-  loadPrivateModule,
-  missingMethods,
-  missingOf,
-} from './private-module.js';
+import { missingMethods, missingOf } from './private-module.js';
 import {
   installedNest,
   loadNestPrivateModules,
@@ -62,6 +53,7 @@ interface FiltersContextLike {
   create: HandlerEnhancers<ExceptionsHandlerLike>;
 }
 
+/** The exception filters of one handler, as Nest's `filtersContextCreator` selects them. */
 export function exceptionFiltersOf(
   contextCreator: ExternalContextCreator,
   instance: object,
@@ -95,6 +87,8 @@ export function exceptionFiltersOf(
 export function separateContextCreator(
   contextCreator: ExternalContextCreator,
 ): ExternalContextCreator {
+  // Its container is private, and `fromContainer()` (public) needs one: no
+  // upstream issue found.
   const container = (contextCreator as unknown as { container?: unknown })
     .container;
   const type = contextCreator.constructor as Partial<
@@ -107,11 +101,9 @@ export function separateContextCreator(
     : contextCreator;
 }
 
-/** The `ArgumentsHost` of a call's `(request, response)`, as Nest gives exception filters. */
-export function argumentsHostOf(args: unknown[]): ArgumentsHost {
-  return new (nestModules().contextHost.ExecutionContextHost)(args);
-}
-
+// No public way to have the filters of a handler without a transport's own
+// exceptions handler: no upstream issue found (nestjs/nest#11104 made the
+// creator public, not its parts).
 function filtersContextOf(
   contextCreator: ExternalContextCreator,
 ): FiltersContextLike {
@@ -129,29 +121,20 @@ interface InjectorLike {
   ): Promise<void>;
 }
 
-/** Nest's pipe machinery, as `ExternalContextCreator` uses it. */
-export interface NestPipes {
-  /** The global, class and method pipes of a handler. */
-  create: HandlerEnhancers<PipeTransform[]>;
-  apply(
-    value: unknown,
-    metadata: ArgumentMetadata,
-    pipes: PipeTransform[],
-  ): Promise<unknown>;
-}
+/** The global, class and method pipes of a handler, as Nest selects them. */
+export type NestPipes = HandlerEnhancers<PipeTransform[]>;
 
-/** The pipe machinery that Nest gave `ExternalContextCreator`. */
+/** The pipe selection that Nest gave `ExternalContextCreator`. */
 export function nestPipesOf(contextCreator: ExternalContextCreator): NestPipes {
-  const { pipesContextCreator, pipesConsumer } =
-    pipeInternalsOf(contextCreator);
-  if (!pipesContextCreator || !pipesConsumer) {
+  const create = pipesContextOf(contextCreator)?.create;
+  if (typeof create !== 'function') {
     throw new Error('ExternalContextCreator has no pipe machinery.');
   }
-  return {
-    create: (...args) => pipesContextCreator.create(...args),
-    apply: (...args) => pipesConsumer.apply(...args),
-  };
+  return create.bind(pipesContextOf(contextCreator));
 }
+
+// A provider's host `Module` (its token, its providers) is no exported
+// class: nestjs/nest#2292 asks for it (closed).
 
 /** The module key (`ModulesContainer` key) of a provider's host module. */
 export function moduleKeyOf(wrapper: InstanceWrapper): string {
@@ -225,25 +208,34 @@ export function bindContextId(request: object, contextId: ContextId): void {
   );
 }
 
-function pipeInternalsOf(contextCreator: ExternalContextCreator): {
-  readonly pipesContextCreator?: Pick<NestPipes, 'create'>;
-  readonly pipesConsumer?: Pick<NestPipes, 'apply'>;
-} {
-  return contextCreator as never;
+// No public way to have a handler's pipes without applying them to its
+// parameter decorators' values: no upstream issue found.
+function pipesContextOf(
+  contextCreator: ExternalContextCreator,
+): { create?: NestPipes } | undefined {
+  return (contextCreator as unknown as { pipesContextCreator?: never })
+    .pipesContextCreator;
 }
 
-function exceptionsHandlerPrototype():
-  Partial<ExceptionsHandlerLike> | undefined {
-  return loadPrivateModule(
-    () =>
-      (
-        require('@nestjs/core/exceptions/external-exceptions-handler.js') as {
-          ExternalExceptionsHandler: { prototype: ExceptionsHandlerLike };
-        }
-      ).ExternalExceptionsHandler.prototype,
-  );
+/**
+ * Whether Nest's filters context creator gives each handler an exceptions
+ * handler that runs the filter catching an exception (tried on a probe).
+ */
+function runsHandlerFilters(contextCreator: ExternalContextCreator): boolean {
+  const filters = filtersContextOf(contextCreator);
+  if (typeof filters?.create !== 'function') {
+    return false;
+  }
+  try {
+    const handler = filters.create({}, () => undefined, '');
+    return typeof handler?.invokeCustomFilters === 'function';
+  } catch {
+    return false;
+  }
 }
 
+// No public way to build the request-scoped global enhancers of a call, as
+// Nest's router does: no upstream issue found.
 function injectorOf(moduleRef: ModuleRef): InjectorLike {
   return (moduleRef as unknown as { injector: InjectorLike }).injector;
 }
@@ -260,18 +252,13 @@ export function assertNestInternals(
   modules: NestPrivateModules = loadNestPrivateModules(),
   nest: () => string = installedNest,
 ): void {
-  const { pipesContextCreator, pipesConsumer } =
-    pipeInternalsOf(contextCreator);
   const missing = [
     ...missingModuleInternals(modules),
     ...missingOf({
       'ExternalContextCreator.pipesContextCreator':
-        typeof pipesContextCreator?.create === 'function',
-      'ExternalContextCreator.pipesConsumer':
-        typeof pipesConsumer?.apply === 'function',
+        typeof pipesContextOf(contextCreator)?.create === 'function',
       'ExternalContextCreator.filtersContextCreator (ExternalExceptionsHandler.invokeCustomFilters)':
-        typeof filtersContextOf(contextCreator)?.create === 'function' &&
-        typeof exceptionsHandlerPrototype()?.invokeCustomFilters === 'function',
+        runsHandlerFilters(contextCreator),
       'ModuleRef.injector.loadInjectable':
         typeof injectorOf(moduleRef)?.loadInjectable === 'function',
     }),

@@ -17,8 +17,9 @@ const NEST = () => '@nestjs/core 99.0.0 (@nestjs/common 99.0.0)';
 
 const contextCreator = {
   pipesContextCreator: { create: () => [] },
-  pipesConsumer: { apply: () => Promise.resolve() },
-  filtersContextCreator: { create: () => ({}) },
+  filtersContextCreator: {
+    create: () => ({ filters: [], invokeCustomFilters: () => undefined }),
+  },
 } as unknown as ExternalContextCreator;
 const moduleRef = {
   injector: { loadInjectable: () => Promise.resolve() },
@@ -46,8 +47,7 @@ describe('assertNestInternals', () => {
         '@nestjs/common/enums/route-paramtypes.enum.js (RouteParamtypes.BODY), ' +
         '@nestjs/common/constants.js (GUARDS_METADATA, ROUTE_ARGS_METADATA, CUSTOM_ROUTE_ARGS_METADATA, EXCEPTION_FILTERS_METADATA), ' +
         '@nestjs/core/guards/constants.js (FORBIDDEN_MESSAGE), ' +
-        '@nestjs/core/helpers/execution-context-host.js (ExecutionContextHost), ' +
-        'ExternalContextCreator.pipesContextCreator, ExternalContextCreator.pipesConsumer, ' +
+        'ExternalContextCreator.pipesContextCreator, ' +
         'ExternalContextCreator.filtersContextCreator (ExternalExceptionsHandler.invokeCustomFilters), ' +
         'ModuleRef.injector.loadInjectable, ApplicationConfig.getGlobalRequestGuards, ' +
         'ApplicationConfig.getGlobalRequestInterceptors, ApplicationConfig.getGlobalRequestPipes, ' +
@@ -72,15 +72,32 @@ describe('assertNestInternals', () => {
       '@nestjs/core/guards/constants.js (FORBIDDEN_MESSAGE)',
       { ...loadNestPrivateModules(), guardConstants: undefined },
     ],
-    [
-      '@nestjs/core/helpers/execution-context-host.js (ExecutionContextHost)',
-      { ...loadNestPrivateModules(), contextHost: {} },
-    ],
   ])('names the private module that moved: %s', (name, modules) => {
     expect(() =>
       assertNestInternals(contextCreator, moduleRef, config, modules, NEST),
     ).toThrow(
       `@nestjs/core 99.0.0 (@nestjs/common 99.0.0) lacks what @nestops/operations needs to run operations through Nest's pipeline: ${name}. `,
+    );
+  });
+
+  it.each([
+    ['gives a handler that runs no filters', () => ({})],
+    [
+      'throws',
+      () => {
+        throw new Error('moved');
+      },
+    ],
+  ])("names Nest's filters context creator when it %s", (_case, create) => {
+    const moved = {
+      ...contextCreator,
+      filtersContextCreator: { create },
+    } as unknown as ExternalContextCreator;
+
+    expect(() =>
+      assertNestInternals(moved, moduleRef, config, undefined, NEST),
+    ).toThrow(
+      "needs to run operations through Nest's pipeline: ExternalContextCreator.filtersContextCreator (ExternalExceptionsHandler.invokeCustomFilters). ",
     );
   });
 
