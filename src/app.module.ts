@@ -27,10 +27,11 @@ import { OrdersModule } from './orders/orders.module';
     // Options from the environment (`src/mcp.options.ts`): API keys, or
     // OAuth mode with OAUTH_ISSUER.
     McpModule.forRootAsync({ useFactory: () => mcpOptions() }),
-    // Readiness, and no lost request when an instance restarts behind a
-    // load balancer (src/mcp.options.ts: SHUTDOWN_DRAIN_DELAY).
-    McpServerLifecycleModule.forRoot(lifecycleOptions()),
     OrdersModule,
+    // Readiness, and no lost request when an instance restarts behind a
+    // load balancer (src/mcp.options.ts: SHUTDOWN_DRAIN_DELAY). Last, so that
+    // it drains before the other imports' onModuleDestroy hooks.
+    McpServerLifecycleModule.forRoot(lifecycleOptions()),
   ],
   providers: [
     {

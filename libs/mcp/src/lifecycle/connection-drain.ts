@@ -62,6 +62,8 @@ export class ConnectionDrain {
   private deadline?: NodeJS.Timeout;
 
   constructor(private readonly server: Server) {
+    // Ahead of the app's listener, which may answer at once: the answer
+    // must still get `Connection: close` while draining.
     server.prependListener('request', (req, res) => this.track(req, res));
     server.on('connection', (socket: Socket) => {
       this.uses.set(socket, {

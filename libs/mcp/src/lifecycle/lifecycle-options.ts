@@ -18,15 +18,16 @@ export interface McpServerLifecycleOptions {
    * connections may take to close. The server stops accepting connections,
    * answers every request it is sent on the ones left with
    * `Connection: close`, closes idle ones between requests, and drops those
-   * still open when the period ends; only then do the app's shutdown hooks
-   * run and the MCP endpoint answer `503`. `0` drops them at once.
+   * still open when the period ends; only then do the shutdown hooks after
+   * the module's own `onModuleDestroy` run (see the module) and the MCP
+   * endpoint answer `503`. `0` drops them at once.
    * Default: 10 000.
    */
   shutdownGracePeriod?: number;
   /**
    * A `GET` path that answers `200 {"status":"ready"}` while the app serves
    * and `503` (`{"status":"starting"}` or `{"status":"leaving"}`) before the
-   * whole app has bootstrapped and from the moment it begins closing, for a
+   * app has bootstrapped (see the module) and from the moment it begins closing, for a
    * load balancer's or orchestrator's readiness check. Served without
    * authentication, outside the app's controllers. Default: none.
    */

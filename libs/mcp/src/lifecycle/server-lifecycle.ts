@@ -1,28 +1,13 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-  OnModuleInit,
-} from '@nestjs/common';
-import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { sendJsonText } from '../transports/http/http-problem.js';
 import { serveRoutes } from '../transports/http/http-routes.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { connectionTurn } from './connection-turn.js';
 import type { LifecycleSettings } from './lifecycle-options.js';
-import {
-  callAfterBootstrap,
-  callOnShutdown,
-  installedNestCore,
-} from './nest-lifecycle.adapter.js';
-import {
-  bootstrapFallbackMessage,
-  shutdownFallbackMessage,
-} from './nest-lifecycle.messages.js';
+import { callOnListen, installedNestCore } from './nest-lifecycle.check.js';
+import { listenFallbackMessage } from './nest-lifecycle.messages.js';
 import type { McpServing } from './serving.port.js';
 
 /** The injection token of the resolved lifecycle options. */
@@ -32,28 +17,18 @@ export const LIFECYCLE_SETTINGS = Symbol('LIFECYCLE_SETTINGS');
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /**
- * The app's HTTP server in and out of service: ready from the end of the
- * whole app's bootstrap, then, once the app begins closing, not ready for
- * the drain delay, its connections drained within the grace period (see
- * `ConnectionDrain`), and only then closed; each MCP request waits for its
- * turn on its connection. Where Nest offers no signal of the end of the
- * bootstrap or the start of shutdown, it says so at startup and keeps to
- * its own hooks.
+ * The app's HTTP server in and out of service: ready once the app has
+ * bootstrapped (`serve`), then, once the app begins closing (`leave`), not
+ * ready for the drain delay, its connections drained within the grace
+ * period (see `ConnectionDrain`), and only then refusing; each MCP request
+ * waits for its turn on its connection. `LifecycleHooks` calls `serve` and
+ * `leave` from Nest's hooks (see mcp-server-lifecycle.module.ts).
  */
 @Injectable()
-export class ServerLifecycle
-  implements
-    McpServing,
-    OnModuleInit,
-    OnApplicationBootstrap,
-    OnModuleDestroy,
-    BeforeApplicationShutdown
-{
+export class ServerLifecycle implements McpServing, OnModuleInit {
   private readonly logger = new Logger('McpServerLifecycleModule');
-  /** From the end of the whole app's bootstrap on. */
+  /** From the end of the app's bootstrap on. */
   private serving = false;
-  /** Whether the end of the app's bootstrap is signalled (else this module's own hook stands in). */
-  private awaitsApp = false;
   /** From the moment the drain is over. */
   private drained = false;
   /** The instance's leaving: the drain delay, then the drain. */
@@ -62,7 +37,6 @@ export class ServerLifecycle
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly modules: ModulesContainer,
     @Inject(LIFECYCLE_SETTINGS) private readonly settings: LifecycleSettings,
   ) {}
 
@@ -72,7 +46,10 @@ export class ServerLifecycle
       // An application context (the command line): no server to look after.
       return;
     }
-    this.followLifecycle();
+    const missing = callOnListen(this.adapterHost, () => this.serve());
+    if (missing !== undefined) {
+      this.logger.warn(listenFallbackMessage(installedNestCore(), missing));
+    }
     // Nest's application creates its adapter's HTTP server when it is
     // constructed, before any module initialises.
     this.drain = new ConnectionDrain(adapter.getHttpServer() as Server);
@@ -92,18 +69,9 @@ export class ServerLifecycle
     }
   }
 
-  onApplicationBootstrap(): void {
-    this.serving ||= !this.awaitsApp;
-  }
-
-  // Where the start of shutdown is not signalled (Nest 11, see
-  // `followLifecycle`); on Nest 12 `leave` has run before either.
-  onModuleDestroy(): Promise<void> {
-    return this.leave();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.leave();
+  /** Ready from now on (until `leave`): the app has bootstrapped. */
+  serve(): void {
+    this.serving = true;
   }
 
   isReady(): boolean {
@@ -119,7 +87,7 @@ export class ServerLifecycle
    * the HTTP server's connections (within `shutdownGracePeriod`), and only
    * then refuses.
    */
-  private leave(): Promise<void> {
+  leave(): Promise<void> {
     const { shutdownDrainDelay, shutdownGracePeriod } = this.settings;
     this.leaving ??= (
       this.drain?.leave(shutdownDrainDelay, shutdownGracePeriod) ??
@@ -128,31 +96,6 @@ export class ServerLifecycle
       this.drained = true;
     });
     return this.leaving;
-  }
-
-  /**
-   * Arranges to hear of the end of the whole app's bootstrap and of the
-   * start of its shutdown; warns, naming the installed Nest, of each one it
-   * cannot, and keeps to its own hooks for it.
-   */
-  private followLifecycle(): void {
-    const nest = installedNestCore();
-    const bootstrap = callAfterBootstrap(this.modules, () => {
-      this.serving = true;
-    });
-    this.awaitsApp = bootstrap === undefined;
-    if (bootstrap !== undefined) {
-      this.logger.warn(bootstrapFallbackMessage(nest, bootstrap));
-    }
-    const shutdown = callOnShutdown(
-      this.modules,
-      this.adapterHost,
-      () => this.leave(),
-      nest,
-    );
-    if (shutdown !== undefined) {
-      this.logger.warn(shutdownFallbackMessage(nest, shutdown));
-    }
   }
 
   /** `200` while serving and not leaving, else `503`. */

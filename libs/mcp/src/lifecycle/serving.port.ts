@@ -6,7 +6,8 @@ export const MCP_SERVING = Symbol('MCP_SERVING');
 /**
  * What the MCP endpoint asks of `McpServerLifecycleModule`, when the app
  * imports it: whether the app serves, and each request's turn on its
- * connection.
+ * connection, and the drain (which McpModule's `onModuleDestroy` starts too,
+ * should Nest run it first).
  */
 export interface McpServing {
   /** From the end of the whole app's bootstrap until its connections are drained. */
@@ -16,4 +17,6 @@ export interface McpServing {
    * (pipelining back-pressure); false when the connection closed first.
    */
   turn(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>;
+  /** Starts the drain, if not started yet; resolves once it is over. */
+  leave(): Promise<void>;
 }

@@ -57,9 +57,8 @@ const METADATA_CACHE_CONTROL = 'public, max-age=3600';
  * on Fastify alike: the same handler, on the Node request and response.
  *
  * It serves from McpModule's own bootstrap until the app begins closing;
- * with `McpServerLifecycleModule`, from the end of the whole app's
- * bootstrap until its connections are drained, each request after those
- * before it on its connection (see that module).
+ * with `McpServerLifecycleModule`, while that says ready, through the drain
+ * (which its `onModuleDestroy` starts too), each request in its turn.
  */
 @Injectable()
 export class McpHttpTransport
@@ -152,7 +151,8 @@ export class McpHttpTransport
     this.open = true;
   }
 
-  onModuleDestroy(): void {
+  onModuleDestroy(): Promise<void> | void {
+    if (this.serving) return this.serving.leave();
     this.open = false;
   }
 
