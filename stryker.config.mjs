@@ -17,8 +17,6 @@ export default {
   coverageAnalysis: 'perTest',
   mutate:
     group?.mutate ?? Object.values(MUTATION_GROUPS).flatMap((g) => g.mutate),
-  buildCommand: 'node scripts/stryker-sandbox.mjs',
-  symlinkNodeModules: false,
   ignorePatterns: ['dist', '/bench', '/var', '/coverage', '/reports'],
   incremental: true,
   incrementalFile: `reports/stryker-incremental${group ? `-${process.env.MUTATION_GROUP}` : ''}.json`,

@@ -5,8 +5,8 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 const libs = fileURLToPath(new URL('./libs/', import.meta.url));
 
-/** What both projects share: the libraries read from their sources. */
-const shared = {
+/** What every test run shares: the libraries read from their sources. */
+export const shared = {
   plugins: [swc.vite({ module: { type: 'es6' } })],
   resolve: {
     alias: [

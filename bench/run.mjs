@@ -28,7 +28,7 @@
 //
 //   node bench/run.mjs          full (~9 min; `npm run bench` builds first)
 //   node bench/run.mjs --quick  short (~2.5 min; or BENCH_QUICK=1), README untouched
-//   node bench/run.mjs --smoke  tiny (or BENCH_SMOKE=1), for test/bench-smoke.e2e-spec.ts
+//   node bench/run.mjs --smoke  tiny (or BENCH_SMOKE=1), for test/sample/bench-smoke.e2e-spec.ts
 //   BENCH_ONLY=compare,scale    only those sections
 //   node bench/run.mjs --render bench/results/<file>.json   README from a run
 import { Buffer } from 'node:buffer';
