@@ -118,7 +118,14 @@ beforeAll(async () => {
   await moduleRef.init();
 });
 
-afterAll(() => moduleRef?.close());
+afterAll(async () => {
+  await moduleRef?.close();
+  // The unit specs share a worker: the next file starts with no SDK.
+  trace.disable();
+  metrics.disable();
+  propagation.disable();
+  context.disable();
+});
 
 /**
  * Runs a stdio session over `lines` (requests), each sent once the one
