@@ -27,6 +27,8 @@ const config = defineConfig({
       'libs/mcp/src/options/app-package.reader.spec.ts',
       'test/sample/bench-smoke.e2e-spec.ts',
       'test/cli/cli.e2e-spec.ts',
+      'test/stdio/sample-stdio.e2e-spec.ts',
+      'test/stdio/stdio-contract.e2e-spec.ts',
       'test/cli/cli-setup.e2e-spec.ts',
       'test/cli/client-configs.e2e-spec.ts',
       'test/packaging/optional-i18n.e2e-spec.ts',
