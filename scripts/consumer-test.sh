@@ -36,6 +36,11 @@
 #      within the grace period (on Nest 11.1.4, which has no
 #      `useProcessExit`, it ends with the SIGTERM Nest raises again once
 #      closed).
+# 3. nestjs-cls 7.0.0 and 6.3.1: an app with @nestops/mcp installs the
+#    tarballs without --legacy-peer-deps and a call reads its CLS context;
+#    on 7, npm refuses @nestops/typeorm, naming @nestjs-cls/transactional.
+# 4. scripts/peer-ranges.mjs: every peer range accepts the newest release of
+#    its package, or scripts/peer-ranges.json says why not.
 #
 # Uses the node and npm on PATH (CI: Node 24). Environment:
 #   CONSUMER_VARIANTS  space-separated variant names (default: all of them):
@@ -239,3 +244,44 @@ EOF
 
   echo "consumer $LABEL: OK ($((SECONDS - started)) s)"
 done
+
+# nestjs-cls, on both majors @nestops/operations accepts: an app with
+# @nestops/mcp installs the tarballs without --legacy-peer-deps and serves a
+# call in its own CLS context (scripts/consumer/cls-app.cjs). On 7,
+# @nestops/typeorm cannot be installed (@nestjs-cls/transactional still
+# declares nestjs-cls ^6.3.0): npm refuses it with ERESOLVE naming both.
+for cls in 7.0.0 6.3.1; do
+  LABEL="nestjs-cls $cls"
+  started=$SECONDS
+  app="$WORK/cls-$cls"
+  mkdir -p "$app"
+  cp "$ROOT/scripts/consumer/cls-app.cjs" "$app/"
+  cat >"$app/package.json" <<JSON
+{"private": true, "dependencies": {
+  "@nestjs/common": "^12.0.0", "@nestjs/core": "^12.0.0",
+  "@nestjs/platform-express": "^12.0.0", "reflect-metadata": "^0.2.0",
+  "rxjs": "^7.8.0", "class-validator": "^0.15.0", "class-transformer": "^0.5.1",
+  "nestjs-cls": "$cls",
+  "@nestops/operations": "file:$(tarball operations)",
+  "@nestops/mcp": "file:$(tarball mcp)"}}
+JSON
+  (cd "$app" && npm install --no-audit --no-fund --silent) >"$WORK/cls.log" 2>&1 ||
+    { cat "$WORK/cls.log" >&2; fail 'npm install failed'; }
+  answer="$(cd "$app" && node cls-app.cjs)" || fail "the app failed: $answer"
+  grep -q '"structuredContent":{"requestId":"req-42"}' <<<"$answer" ||
+    fail "the call did not read its CLS context: $answer"
+  if [[ "$cls" == 7.* ]]; then
+    if (cd "$app" && npm install --no-audit --no-fund "$(tarball typeorm)" \
+      @nestjs-cls/transactional @nestjs-cls/transactional-adapter-typeorm \
+      typeorm @nestjs/typeorm) >"$WORK/cls.log" 2>&1; then
+      fail '@nestops/typeorm installed beside nestjs-cls 7'
+    fi
+    grep -q 'peer nestjs-cls@"^6.3.0" from @nestjs-cls/transactional' "$WORK/cls.log" ||
+      { cat "$WORK/cls.log" >&2; fail 'npm did not say why @nestops/typeorm is refused'; }
+  fi
+  echo "consumer $LABEL: OK ($((SECONDS - started)) s)"
+done
+
+# Every peer range against the newest release of its package.
+LABEL='peer ranges'
+node "$ROOT/scripts/peer-ranges.mjs" || fail 'a peer range excludes the newest release'

@@ -81,6 +81,64 @@ describe('clsCallScope', () => {
     }
   });
 
+  it("uses the app's copy of nestjs-cls where it is not the required one (nestjs-cls 7's ES module build)", async () => {
+    const { app, moduleRef } = await appWith({
+      global: true,
+      middleware: { mount: true, generateId: true, idGenerator: () => 'app' },
+    });
+    try {
+      const cls = app.get(ClsService);
+      // Another copy: its ClsService is not the app's, its middleware fails.
+      const other = {
+        ClsService: class {},
+        ClsServiceManager,
+        ClsMiddleware: class {
+          use(): Promise<void> {
+            return Promise.reject(new Error('plugins not initialized'));
+          }
+        },
+      };
+      const real = await import('nestjs-cls');
+      const scope = clsCallScope(
+        moduleRef,
+        () => other,
+        () => Promise.resolve(real),
+      );
+      await expect(
+        scope!({ headers: {} }, {}, async () => cls.getId()),
+      ).resolves.toBe('app');
+
+      const none = clsCallScope(
+        moduleRef,
+        () => other,
+        () => Promise.resolve(other),
+      );
+      await expect(none!({}, {}, async () => 1)).rejects.toThrow(
+        'install one nestjs-cls',
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('fails the call, not the process, where the middleware fails before next', async () => {
+    const { app, moduleRef } = await appWith({
+      global: true,
+      middleware: {
+        mount: true,
+        setup: () => Promise.reject(new Error('setup failed')),
+      },
+    });
+    try {
+      const scope = clsCallScope(moduleRef);
+      await expect(scope!({}, {}, async () => 1)).rejects.toThrow(
+        'setup failed',
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   it('is undefined where the app has no ClsModule, and never loads nestjs-cls then', async () => {
     const { app, moduleRef } = await appWith();
     try {

@@ -9,16 +9,22 @@ const MIDDLEWARE_OPTIONS = 'ClsMiddlewareOptions';
 
 type Next = (error?: unknown) => void;
 
+/** nestjs-cls's middleware, constructed with the app's options. */
+interface Middleware {
+  use(request: object, response: object, next: Next): unknown;
+}
+
 /** What the library uses of nestjs-cls. */
 interface NestjsCls {
-  readonly ClsMiddleware: new (options: object) => {
-    use(request: object, response: object, next: Next): unknown;
-  };
-  readonly ClsServiceManager: {
-    getClsService(): {
-      run(options: { ifNested: 'override' }, callback: () => unknown): unknown;
-    };
-  };
+  /** The token of its `ClsService` provider. */
+  readonly ClsService: abstract new (...args: never[]) => unknown;
+  readonly ClsMiddleware: new (options: object) => Middleware;
+  readonly ClsServiceManager: { getClsService(): ClsRunner };
+}
+
+/** What the library uses of `ClsService`. */
+interface ClsRunner {
+  run(options: { ifNested: 'override' }, callback: () => unknown): unknown;
 }
 
 /** Runs one call's work (its guards, interceptors, pipes and method) inside the call's own context. */
@@ -46,6 +52,7 @@ export function clsCallScope(
   moduleRef: ModuleRef,
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only if installed
   load: () => unknown = () => require('nestjs-cls'),
+  importModule: () => Promise<unknown> = () => import('nestjs-cls'),
 ): CallScope | undefined {
   // The app's ClsModule first: an app without one never loads nestjs-cls,
   // whose loading gives the whole process async hooks (a root context it
@@ -55,27 +62,74 @@ export function clsCallScope(
   if (!cls || !options) {
     return undefined;
   }
-  const service = cls.ClsServiceManager.getClsService();
   if (!options.mount) {
     // The app's own contexts come otherwise (its ClsGuard or ClsInterceptor,
     // which run on the call as on a request; its own `ClsService#run`
     // around requests): the call gets a new, empty one.
+    const service = cls.ClsServiceManager.getClsService();
     return (_request, _response, work) =>
       service.run({ ifNested: 'override' }, work) as ReturnType<typeof work>;
   }
-  const middleware = new cls.ClsMiddleware(options);
-  return (request, response, work) =>
-    new Promise((resolve, reject) => {
+  // Set up on the first call (the app's copy may be an ES module).
+  let ready: Promise<[Middleware, ClsRunner]> | undefined;
+  return async (request, response, work) => {
+    const [middleware, service] = await (ready ??= appsCopy(
+      moduleRef,
+      cls,
+      importModule,
+    ).then((copy) => [
+      new copy.ClsMiddleware(options),
+      copy.ClsServiceManager.getClsService(),
+    ]));
+    return new Promise((resolve, reject) => {
       service.run({ ifNested: 'override' }, () =>
-        middleware.use(request, response, (error) => {
-          if (error === undefined) {
-            work().then(resolve, reject);
-          } else {
-            reject(error);
-          }
-        }),
+        // A middleware that fails before `next` fails the call.
+        Promise.resolve(
+          middleware.use(request, response, (error) => {
+            if (error === undefined) {
+              work().then(resolve, reject);
+            } else {
+              reject(error);
+            }
+          }),
+        ).catch(reject),
       );
     });
+  };
+}
+
+/**
+ * The copy of nestjs-cls whose `ClsModule` the app imports. nestjs-cls 7
+ * ships an ES module build beside its CommonJS one: an ES module app
+ * (Nest 12's starter) imports that copy, whose middleware has its own
+ * plugins and proxy providers, while this CommonJS library `require`s the
+ * other.
+ */
+async function appsCopy(
+  moduleRef: ModuleRef,
+  required: NestjsCls,
+  importModule: () => Promise<unknown>,
+): Promise<NestjsCls> {
+  if (provides(moduleRef, required)) {
+    return required;
+  }
+  const imported = (await importModule()) as NestjsCls;
+  if (provides(moduleRef, imported)) {
+    return imported;
+  }
+  throw new Error(
+    "The app's ClsModule comes from a copy of nestjs-cls that @nestops/operations does not load: install one nestjs-cls, where both resolve it.",
+  );
+}
+
+/** Whether the app's container has the `ClsService` of this copy. */
+function provides(moduleRef: ModuleRef, copy: NestjsCls): boolean {
+  try {
+    moduleRef.get(copy.ClsService, { strict: false });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What the library reads of nestjs-cls's middleware options. */
