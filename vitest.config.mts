@@ -5,6 +5,9 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 const libs = fileURLToPath(new URL('./libs/', import.meta.url));
 
+/** End-to-end files that need a module graph of their own. */
+const OWN_PROCESS = ['test/telemetry/**/*.e2e-spec.ts'];
+
 /** What every test run shares: the libraries read from their sources. */
 export const shared = {
   plugins: [swc.vite({ module: { type: 'es6' } })],
@@ -54,9 +57,25 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.e2e-spec.ts'],
-          // The packages as published: `npm run test:packages` builds them.
-          exclude: ['test/packaging/**'],
+          // The built packages and the benchmark harness: `npm run
+          // test:packages` builds them; telemetry has a process of its own.
+          exclude: ['test/packaging/**', 'test/bench/**', ...OWN_PROCESS],
           // What the apps and command lines these tests spawn load.
+          globalSetup: ['test/support/global-setup.ts'],
+          // The files share a worker's loaded modules, as the unit specs do:
+          // a fresh module graph per file cost 160 s of a 220 s run. DTO
+          // class names are unique across test/ (schemas are keyed by name).
+          isolate: false,
+        },
+      },
+      {
+        ...shared,
+        extends: true,
+        test: {
+          name: 'e2e-own-process',
+          // OpenTelemetry's instrumentations patch TypeORM and http as they
+          // load: these files must load them first, in a fresh worker.
+          include: OWN_PROCESS,
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

@@ -247,7 +247,8 @@ done
 
 # nestjs-cls, on both majors @nestops/operations accepts: an app with
 # @nestops/mcp installs the tarballs without --legacy-peer-deps and serves a
-# call in its own CLS context (scripts/consumer/cls-app.cjs). On 7,
+# call in its own CLS context (scripts/consumer/cls-app.mjs), with the
+# nestjs-cls copy an ES module app imports and a CommonJS one requires. On 7,
 # @nestops/typeorm cannot be installed (@nestjs-cls/transactional still
 # declares nestjs-cls ^6.3.0): npm refuses it with ERESOLVE naming both.
 for cls in 7.0.0 6.3.1; do
@@ -255,7 +256,7 @@ for cls in 7.0.0 6.3.1; do
   started=$SECONDS
   app="$WORK/cls-$cls"
   mkdir -p "$app"
-  cp "$ROOT/scripts/consumer/cls-app.cjs" "$app/"
+  cp "$ROOT/scripts/consumer/cls-app.mjs" "$app/"
   cat >"$app/package.json" <<JSON
 {"private": true, "dependencies": {
   "@nestjs/common": "^12.0.0", "@nestjs/core": "^12.0.0",
@@ -267,9 +268,12 @@ for cls in 7.0.0 6.3.1; do
 JSON
   (cd "$app" && npm install --no-audit --no-fund --silent) >"$WORK/cls.log" 2>&1 ||
     { cat "$WORK/cls.log" >&2; fail 'npm install failed'; }
-  answer="$(cd "$app" && node cls-app.cjs)" || fail "the app failed: $answer"
-  grep -q '"structuredContent":{"requestId":"req-42"}' <<<"$answer" ||
-    fail "the call did not read its CLS context: $answer"
+  for copy in import require; do
+    answer="$(cd "$app" && CLS_COPY=$copy node cls-app.mjs)" ||
+      fail "the app ($copy) failed: $answer"
+    grep -q '"structuredContent":{"requestId":"req-42"}' <<<"$answer" ||
+      fail "the call did not read its CLS context ($copy): $answer"
+  done
   if [[ "$cls" == 7.* ]]; then
     if (cd "$app" && npm install --no-audit --no-fund "$(tarball typeorm)" \
       @nestjs-cls/transactional @nestjs-cls/transactional-adapter-typeorm \

@@ -15,7 +15,7 @@ import { Operation } from '@nestops/operations';
 import {
   CheckedTransformInterceptor,
   ClassSerializerInterceptor,
-  CreateNoteDto,
+  StackNoteDto,
   CurrentUser,
   interceptedApp,
   NotesAppModule,
@@ -119,7 +119,7 @@ describe('route decorators that mean nothing for a call stop startup', () => {
     @Injectable()
     class NotesService {
       @Operation({ id: 'notes.create' })
-      create(@Body() dto: CreateNoteDto): { text: string } {
+      create(@Body() dto: StackNoteDto): { text: string } {
         return { text: dto.text };
       }
     }

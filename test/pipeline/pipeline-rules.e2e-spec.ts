@@ -25,7 +25,7 @@ import { map, type Observable } from 'rxjs';
  * interceptor serialised it is the one the carrier sends.
  */
 
-class NoteDto {
+class RulesNoteDto {
   @IsString()
   note: string;
 }
@@ -74,11 +74,11 @@ class NoteOperations {
   @Operation({
     id: 'notes.mark',
     readOnly: true,
-    input: NoteDto,
-    output: NoteDto,
+    input: RulesNoteDto,
+    output: RulesNoteDto,
   })
   @UsePipes(new MarkPipe('method'))
-  mark(input: NoteDto): NoteDto {
+  mark(input: RulesNoteDto): RulesNoteDto {
     return { note: input.note };
   }
 }
@@ -252,7 +252,7 @@ describe("the pipeline: the call as the app's guards and pipes see it", () => {
     expect(result.ok).toBe(true);
     expect(seenByApp).toEqual({
       handlers: ['NoteOperations.mark'],
-      arguments: ['body:NoteDto', 'custom:Object'],
+      arguments: ['body:RulesNoteDto', 'custom:Object'],
     });
   });
 });

@@ -90,12 +90,9 @@ describe("validation failures of orders.create with the CLI's invoke", () => {
     SQLITE_PATH: join(mkdtempSync(join(tmpdir(), 'clauses-')), 'o.sqlite'),
   };
 
-  // Each run boots the app: the absent fields in both languages, the types in one.
-  it.each([
-    [JSON.stringify(CASES[0].input), 'en-US', CASES[0]],
-    [JSON.stringify(CASES[0].input), 'zh-CN', CASES[0]],
-    [JSON.stringify(CASES[2].input), 'en-US', CASES[2]],
-  ] as const)(
+  // Each run boots the app, so one: the clauses are the ones MCP answers
+  // above (the same code), and cli.e2e-spec.ts has an en-US failure.
+  it.each([[JSON.stringify(CASES[2].input), 'zh-CN', CASES[2]]] as const)(
     'names each field of %s once in %s, exit 1',
     (_input, language, testCase) => {
       const run = spawnSync(

@@ -89,6 +89,9 @@ export const SNIPPET_COMPILER_OPTIONS: ts.CompilerOptions = {
   },
 };
 
+/** The libraries' sources: type-checked by `npm run typecheck`, not here. */
+const LIBS = join(ROOT, 'libs') + sep;
+
 /** Parsed files shared by the checks of every README. */
 const parsed = new Map<string, ts.SourceFile>();
 
@@ -136,7 +139,26 @@ export function checkSnippets(
     snippets.map((snippet) => [snippet.number, []]),
   );
   const elsewhere: string[] = [];
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+  // The app's files and the blocks; the libraries' own sources are
+  // checked by `npm run typecheck`, and checking them again took most of
+  // the time.
+  const checkedFiles = program
+    .getSourceFiles()
+    .filter(
+      (file) =>
+        !file.isDeclarationFile &&
+        !file.fileName.includes(`${sep}node_modules${sep}`) &&
+        !file.fileName.startsWith(LIBS),
+    );
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...checkedFiles.flatMap((file) => [
+      ...program.getSyntacticDiagnostics(file),
+      ...program.getSemanticDiagnostics(file),
+    ]),
+  ];
+  for (const diagnostic of diagnostics) {
     const message = `TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
     const file = diagnostic.file;
     const snippet = file && virtual.get(file.fileName);

@@ -121,6 +121,61 @@ describe('clsCallScope', () => {
     }
   });
 
+  it("without the middleware mounted, runs the call in the app's copy's context too", async () => {
+    const { app, moduleRef } = await appWith({ global: true });
+    try {
+      const cls = app.get(ClsService);
+      // Another copy: its service runs the call outside the app's contexts.
+      const other = {
+        ClsService: class {},
+        ClsServiceManager: {
+          getClsService: () => ({
+            run: (_: object, work: () => unknown) => work(),
+          }),
+        },
+        ClsMiddleware,
+      };
+      const real = await import('nestjs-cls');
+      const scope = clsCallScope(
+        moduleRef,
+        () => other,
+        () => Promise.resolve(real),
+      );
+      const seen = await cls.run(async () => {
+        cls.set('leak', 'outer');
+        return scope!({}, {}, async () => cls.get('leak'));
+      });
+
+      expect(seen).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('tries a failed set-up again on the next call', async () => {
+    const { app, moduleRef } = await appWith({ global: true });
+    try {
+      const real = await import('nestjs-cls');
+      let imports = 0;
+      const scope = clsCallScope(
+        moduleRef,
+        () => ({ ...real, ClsService: class {} }),
+        () =>
+          ++imports === 1
+            ? Promise.reject(new Error('not loaded yet'))
+            : Promise.resolve(real),
+      );
+      await expect(scope!({}, {}, async () => 1)).rejects.toThrow(
+        'not loaded yet',
+      );
+      await expect(scope!({}, {}, async () => 2)).resolves.toBe(2);
+      await expect(scope!({}, {}, async () => 3)).resolves.toBe(3);
+      expect(imports).toBe(2);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('fails the call, not the process, where the middleware fails before next', async () => {
     const { app, moduleRef } = await appWith({
       global: true,

@@ -27,6 +27,12 @@ interface ClsRunner {
   run(options: { ifNested: 'override' }, callback: () => unknown): unknown;
 }
 
+/** The app's copy's service, and its middleware where the app mounts it. */
+interface Scope {
+  readonly service: ClsRunner;
+  readonly middleware?: Middleware;
+}
+
 /** Runs one call's work (its guards, interceptors, pipes and method) inside the call's own context. */
 export type CallScope = <T>(
   request: object,
@@ -62,25 +68,32 @@ export function clsCallScope(
   if (!cls || !options) {
     return undefined;
   }
-  if (!options.mount) {
-    // The app's own contexts come otherwise (its ClsGuard or ClsInterceptor,
-    // which run on the call as on a request; its own `ClsService#run`
-    // around requests): the call gets a new, empty one.
-    const service = cls.ClsServiceManager.getClsService();
-    return (_request, _response, work) =>
-      service.run({ ifNested: 'override' }, work) as ReturnType<typeof work>;
-  }
-  // Set up on the first call (the app's copy may be an ES module).
-  let ready: Promise<[Middleware, ClsRunner]> | undefined;
+  // Set up on the first call (the app's copy may be an ES module); a
+  // failed set-up is tried again on the next call.
+  let ready: Promise<Scope> | undefined;
   return async (request, response, work) => {
-    const [middleware, service] = await (ready ??= appsCopy(
+    const { service, middleware } = await (ready ??= appsCopy(
       moduleRef,
       cls,
       importModule,
-    ).then((copy) => [
-      new copy.ClsMiddleware(options),
-      copy.ClsServiceManager.getClsService(),
-    ]));
+    ).then(
+      (copy) => ({
+        service: copy.ClsServiceManager.getClsService(),
+        middleware: options.mount ? new copy.ClsMiddleware(options) : undefined,
+      }),
+      (error: unknown) => {
+        ready = undefined;
+        throw error;
+      },
+    ));
+    if (!middleware) {
+      // The app's own contexts come otherwise (its ClsGuard or
+      // ClsInterceptor, which run on the call as on a request; its own
+      // `ClsService#run` around requests): the call gets a new, empty one.
+      return service.run({ ifNested: 'override' }, work) as ReturnType<
+        typeof work
+      >;
+    }
     return new Promise((resolve, reject) => {
       service.run({ ifNested: 'override' }, () =>
         // A middleware that fails before `next` fails the call.
