@@ -86,16 +86,20 @@ async function staleness(exception, version, accepted) {
   if (!semver.satisfies(version, exception.excluded)) {
     return `it covers ${exception.excluded}, the latest is ${version}`;
   }
-  if (exception.cappedBy) {
-    const capper = await latest(exception.cappedBy);
-    const peers = await view(
-      `${exception.cappedBy}@${capper}`,
-      'peerDependencies',
-    );
-    const range = peers?.[exception.peer];
+  // Stale once none of the packages that cap it excludes the newest release.
+  const cappers = [exception.cappedBy ?? []].flat();
+  const accepting = [];
+  for (const name of cappers) {
+    const capper = await latest(name);
+    const range = (await view(`${name}@${capper}`, 'peerDependencies'))?.[
+      exception.peer
+    ];
     if (!range || semver.satisfies(version, range)) {
-      return `${exception.cappedBy}@${capper} accepts ${exception.peer}@${version} (its range: ${range ?? 'none'})`;
+      accepting.push(`${name}@${capper} (${range ?? 'no range'})`);
     }
+  }
+  if (cappers.length > 0 && accepting.length === cappers.length) {
+    return `${accepting.join(' and ')} accept ${exception.peer}@${version}`;
   }
   return undefined;
 }

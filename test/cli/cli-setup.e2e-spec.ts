@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv, type Finished, finished } from '../support/cli-process';
 import { callTool, CLIENT_INFO } from '../support/mcp-clients';
-import { ACCEPT_BOTH, postMcp, rpcRequest } from '../support/mcp-http';
+import { ACCEPT_BOTH, rpcRequest, mcpHttp } from '../support/mcp-http';
 import { CLI as SAMPLE_CLI } from '../support/sample-process';
 import { startApp, type RunningApp } from '../support/start-app';
 import { WarningLog } from '../support/warning-log';
@@ -418,10 +418,13 @@ describe("the server's name and version belong to the app", () => {
         version: '3.1.4',
       });
       await client.close();
-      const refused = await postMcp(running.baseUrl, rpcRequest(1, 'ping'), {
-        ...ACCEPT_BOTH,
-        authorization: 'Bearer wrong-token',
-      });
+      const refused = await mcpHttp(running.baseUrl).post(
+        rpcRequest(1, 'ping'),
+        {
+          ...ACCEPT_BOTH,
+          authorization: 'Bearer wrong-token',
+        },
+      );
       expect(refused.status).toBe(401);
       expect(refused.header('www-authenticate')).toBe(
         'Bearer realm="guarded-notes"',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from '../../examples/quick-start/src/app.module';
 import { setupApp } from '../../examples/quick-start/src/app.setup';
-import { postMcp, rpcRequest } from '../support/mcp-http';
+import { rpcRequest, mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
 /**
@@ -18,7 +18,7 @@ describe('the README quick start', () => {
   );
 
   const post = (message: object, headers: Record<string, string> = {}) =>
-    postMcp(running().baseUrl, message, headers);
+    mcpHttp(running().baseUrl).post(message, headers);
 
   it('answers its three curls as the README shows', async () => {
     const list = await post(rpcRequest(1, 'tools/list'));

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { DataSource } from 'typeorm';
 import { BlobAppModule } from '../fixtures/hostile-fixtures';
 import type { RpcBody, ToolResult } from '../support/json-rpc-shapes';
-import { JSON_TYPE, type McpReply, postMcpText } from '../support/mcp-http';
+import { JSON_TYPE, type McpReply, mcpHttp } from '../support/mcp-http';
 import { sampleTestingModule, useSampleApp } from '../support/sample-app';
 
 /**
@@ -26,7 +26,7 @@ describe('bounded work per call, over HTTP', () => {
   const ping = JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
 
   async function pinged(): Promise<RpcBody> {
-    return (await postMcpText(running().baseUrl, ping, ALICE)).json();
+    return (await mcpHttp(running().baseUrl).post(ping, ALICE)).json();
   }
 
   it('refuses 80,000 unknown keys on orders_create at once, while concurrent pings are answered', async () => {

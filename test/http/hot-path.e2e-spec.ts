@@ -1,7 +1,7 @@
 import { McpProtocol } from '@nestops/mcp/internal';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { I18nAppModule } from '../fixtures/i18n-fixtures';
-import { ACCEPT_BOTH, postMcpText } from '../support/mcp-http';
+import { ACCEPT_BOTH, mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
 /**
@@ -25,7 +25,7 @@ async function post(
   body: string,
   headers: Record<string, string> = {},
 ): Promise<string> {
-  const reply = await postMcpText(running().baseUrl, body, {
+  const reply = await mcpHttp(running().baseUrl).post(body, {
     ...ACCEPT_BOTH,
     ...headers,
   });

@@ -8,7 +8,7 @@ import { UnitOfWorkModule } from '@nestops/typeorm';
 import { IsString, MaxLength } from 'class-validator';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { NEEDS_DATABASE_URL } from '../support/databases';
-import { callTool } from '../support/mcp-http';
+import { mcpHttp } from '../support/mcp-http';
 import { dropSchema, newSchema, withClient } from '../support/pg-schema';
 import { createSlowTriggers } from '../support/slow-triggers';
 import { startApp, type RunningApp, useApp } from '../support/start-app';
@@ -102,7 +102,7 @@ describe.runIf(url)('deadlines over HTTP (PostgreSQL)', () => {
     );
 
   it('a commit that outlasts the deadline is answered as committed', async () => {
-    const result = await callTool(running().baseUrl, 'rows_add', {
+    const result = await mcpHttp(running().baseUrl).callTool('rows_add', {
       name: 'slow commit',
     });
     expect(result.isError).toBeUndefined();
@@ -111,7 +111,7 @@ describe.runIf(url)('deadlines over HTTP (PostgreSQL)', () => {
   }, 30_000);
 
   it('a write that outlasts the deadline before its commit is rolled back and says so', async () => {
-    const result = await callTool(running().baseUrl, 'rows_add', {
+    const result = await mcpHttp(running().baseUrl).callTool('rows_add', {
       name: 'slow insert',
     });
     expect(result).toMatchObject({

@@ -5,7 +5,7 @@ import {
   RecordingLogger,
 } from '../fixtures/outer-auth-fixtures';
 import type { RpcBody, ToolResult } from '../support/json-rpc-shapes';
-import { type McpReply, postMcp, rpcRequest } from '../support/mcp-http';
+import { type McpReply, rpcRequest, mcpHttp } from '../support/mcp-http';
 import { startSampleApp } from '../support/sample-app';
 import {
   HTTP_ADAPTERS,
@@ -88,7 +88,7 @@ describe.each(HTTP_ADAPTERS)(
     ])(
       'a guard that %s: 401 with WWW-Authenticate, nothing logged as an error',
       async (_name, token) => {
-        const response = await postMcp(baseUrl, list, {
+        const response = await mcpHttp(baseUrl).post(list, {
           authorization: `Bearer ${token}`,
         });
         expect(response.status).toBe(401);
@@ -119,7 +119,7 @@ describe.each(HTTP_ADAPTERS)(
     ])(
       'a guard that %s: 500 problem+json with the caller correlation id, logged with its stack',
       async (_name, token, cause) => {
-        const response = await postMcp(baseUrl, list, {
+        const response = await mcpHttp(baseUrl).post(list, {
           authorization: `Bearer ${token}`,
           'x-correlation-id': 'outer-auth-1',
         });
@@ -172,14 +172,14 @@ describe.each(HTTP_ADAPTERS)(
         expect(error).toMatch(/\n\s+at /);
         expect(logger.entries.at(-1)?.params.at(-1)).toBe('McpModule');
       }
-      const after = await postMcp(baseUrl, list, {
+      const after = await mcpHttp(baseUrl).post(list, {
         authorization: 'Bearer ok',
       });
       expect(after.status).toBe(200);
     });
 
     it('a guard that throws an HttpException other than 401 and 403: the guard failing, 500', async () => {
-      const response = await postMcp(baseUrl, list, {
+      const response = await mcpHttp(baseUrl).post(list, {
         authorization: 'Bearer throttled',
       });
       expect(response.status).toBe(500);
@@ -194,7 +194,7 @@ describe.each(HTTP_ADAPTERS)(
     it.each(['=token', '"quoted"'])(
       'credentials %j that name no scheme: the challenge names Bearer',
       async (authorization) => {
-        const response = await postMcp(baseUrl, list, { authorization });
+        const response = await mcpHttp(baseUrl).post(list, { authorization });
         expect(response.status).toBe(401);
         expect(response.header('www-authenticate')).toBe(
           'Bearer realm="outer-auth"',
@@ -210,7 +210,7 @@ describe.each(HTTP_ADAPTERS)(
     ])(
       'an X-Correlation-Id that is %s: the 500 carries a new UUID, also logged',
       async (_name, given) => {
-        const response = await postMcp(baseUrl, list, {
+        const response = await mcpHttp(baseUrl).post(list, {
           authorization: 'Bearer db-down',
           ...(given === undefined ? {} : { 'x-correlation-id': given }),
         });
@@ -223,7 +223,7 @@ describe.each(HTTP_ADAPTERS)(
 
     it('an X-Correlation-Id of 128 visible ASCII characters is kept', async () => {
       const given = '!~'.repeat(64);
-      const response = await postMcp(baseUrl, list, {
+      const response = await mcpHttp(baseUrl).post(list, {
         authorization: 'Bearer db-down',
         'x-correlation-id': given,
       });
@@ -231,8 +231,8 @@ describe.each(HTTP_ADAPTERS)(
     });
 
     it('the server goes on after a failing guard', async () => {
-      await postMcp(baseUrl, list, { authorization: 'Bearer db-down' });
-      const response = await postMcp(baseUrl, list, {
+      await mcpHttp(baseUrl).post(list, { authorization: 'Bearer db-down' });
+      const response = await mcpHttp(baseUrl).post(list, {
         authorization: 'Bearer ok',
       });
       expect(response.status).toBe(200);
@@ -244,15 +244,14 @@ describe.each(HTTP_ADAPTERS)(
     it('ForbiddenException is not a failed authentication: the POST is admitted and each call is judged by its own guards', async () => {
       const forbidden = { authorization: 'Bearer forbidden' };
 
-      const listed = await postMcp(baseUrl, list, forbidden);
+      const listed = await mcpHttp(baseUrl).post(list, forbidden);
       expect(listed.status).toBe(200);
       expect(listed.header('www-authenticate')).toBeUndefined();
       expect(listed.json().result).toEqual({
         tools: [expect.objectContaining({ name: 'echo_say' })],
       });
 
-      const called = await postMcp(
-        baseUrl,
+      const called = await mcpHttp(baseUrl).post(
         callTool(2, 'echo_say', {}),
         forbidden,
       );
@@ -278,9 +277,12 @@ describe.each(HTTP_ADAPTERS)(
 
       it('a single message: 500 JSON-RPC -32603 with error.data.correlationId, logged with its stack', async () => {
         breakDispatcher(1);
-        const response = await postMcp(baseUrl, callTool(7, 'echo_say', {}), {
-          'x-correlation-id': 'dispatch-1',
-        });
+        const response = await mcpHttp(baseUrl).post(
+          callTool(7, 'echo_say', {}),
+          {
+            'x-correlation-id': 'dispatch-1',
+          },
+        );
         expect(response.status).toBe(500);
         expect(response.header('content-type')).toMatch(/^application\/json/);
         const body = response.json();
@@ -301,7 +303,9 @@ describe.each(HTTP_ADAPTERS)(
 
       it('a single message without X-Correlation-Id: a new UUID, the one logged', async () => {
         breakDispatcher(1);
-        const response = await postMcp(baseUrl, callTool(8, 'echo_say', {}));
+        const response = await mcpHttp(baseUrl).post(
+          callTool(8, 'echo_say', {}),
+        );
         expect(response.status).toBe(500);
         const correlationId = response.json().error?.data.correlationId;
         expect(correlationId).toMatch(UUID);
@@ -310,8 +314,7 @@ describe.each(HTTP_ADAPTERS)(
 
       it('one element of a 2025-03-26 batch: its own -32603 entry, the others still answered', async () => {
         breakDispatcher(1);
-        const response = await postMcp(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           [
             callTool('broken', 'echo_say', {}),
             callTool('fine', 'echo_say', {}),
@@ -352,8 +355,7 @@ describe.each(HTTP_ADAPTERS)(
       const headers = { ...ALICE, ...BATCH_VERSION };
 
       it('two tools/calls and a notification: the two answers, in order', async () => {
-        const response = await postMcp(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           [
             callTool('first', 'orders_create', { name: 'Tea', amount: 2 }),
             notification('notifications/initialized'),
@@ -379,8 +381,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('each element is its own invocation: a failing call does not stop the others', async () => {
-        const response = await postMcp(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           [
             callTool(1, 'orders_create', { name: 'Tea', amount: 0 }),
             callTool(2, 'orders_create', { name: 'Milk', amount: 1 }),
@@ -395,8 +396,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('invalid JSON-RPC elements among valid ones get their own error entries', async () => {
-        const response = await postMcp(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           [
             rpcRequest('a', 'ping'),
             { jsonrpc: '1.0', id: 'old', method: 'ping' },
@@ -433,8 +433,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('only notifications and client responses: 202 and no body', async () => {
-        const response = await postMcp(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           [
             notification('notifications/initialized'),
             { jsonrpc: '2.0', id: 'srv-1', result: {} },
@@ -447,7 +446,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('an empty array: one -32600 error, 400', async () => {
-        const response = await postMcp(baseUrl, [], headers);
+        const response = await mcpHttp(baseUrl).post([], headers);
         expectSingleInvalidRequest(response, 'PROTOCOLS_VALIDATION_001');
       });
 
@@ -455,7 +454,7 @@ describe.each(HTTP_ADAPTERS)(
         const batch = Array.from({ length: 100 }, (_, i) =>
           rpcRequest(i, 'ping'),
         );
-        const response = await postMcp(baseUrl, batch, headers);
+        const response = await mcpHttp(baseUrl).post(batch, headers);
         expect(response.status).toBe(200);
         const answers = response.json<RpcBody[]>();
         expect(answers.map((answer) => answer.id)).toEqual(
@@ -467,12 +466,11 @@ describe.each(HTTP_ADAPTERS)(
         const batch = Array.from({ length: 101 }, (_, i) =>
           callTool(i, 'orders_create', { name: `Bulk ${i}`, amount: 1 }),
         );
-        const response = await postMcp(baseUrl, batch, headers);
+        const response = await mcpHttp(baseUrl).post(batch, headers);
         expectSingleInvalidRequest(response, 'PROTOCOLS_VALIDATION_001');
         expect(response.json().error?.message).toContain('100');
 
-        const listed = await postMcp(
-          baseUrl,
+        const listed = await mcpHttp(baseUrl).post(
           callTool('list', 'orders_list', {}),
           ALICE,
         );
@@ -480,7 +478,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('invalid credentials get 401 before the batch is read', async () => {
-        const response = await postMcp(baseUrl, [rpcRequest(1, 'ping')], {
+        const response = await mcpHttp(baseUrl).post([rpcRequest(1, 'ping')], {
           ...BATCH_VERSION,
           authorization: 'ApiKey nope',
         });
@@ -502,8 +500,7 @@ describe.each(HTTP_ADAPTERS)(
     ])(
       'an array body %s stays a -32600 invalid request, 400',
       async (_name, version) => {
-        const response = await postMcp(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           [rpcRequest(1, 'ping'), rpcRequest(2, 'ping')],
           { ...ALICE, ...version },
         );
@@ -517,7 +514,7 @@ describe.each(HTTP_ADAPTERS)(
     ])(
       'MCP-Protocol-Version 2024-11-05 on %s: 400 -32600 PROTOCOLS_VALIDATION_002',
       async (_name, body, id) => {
-        const response = await postMcp(baseUrl, body, {
+        const response = await mcpHttp(baseUrl).post(body, {
           'mcp-protocol-version': '2024-11-05',
         });
         expect(response.status).toBe(400);

@@ -4,7 +4,7 @@ import { Operation } from '@nestops/operations';
 import { OperationInvoker } from '@nestops/operations/internal';
 import { connect, type Socket } from 'node:net';
 import type { RpcBody } from '../support/json-rpc-shapes';
-import { postMcpText, rawMcpPost } from '../support/mcp-http';
+import { requestBytes, mcpHttp } from '../support/mcp-http';
 import { startSampleApp } from '../support/sample-app';
 import {
   HTTP_ADAPTERS,
@@ -69,8 +69,7 @@ describe.each(HTTP_ADAPTERS)('MCP HTTP ids, sample app on %s', (on) => {
     ])(
       'a numeric id that is %s (%s): 400, -32600 with id null',
       async (_name, id) => {
-        const response = await postMcpText(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
         );
         expect(response.status).toBe(400);
@@ -84,8 +83,7 @@ describe.each(HTTP_ADAPTERS)('MCP HTTP ids, sample app on %s', (on) => {
       ['zero', '0'],
       ['a long string', '"12345678901234567890"'],
     ])('%s is echoed exactly', async (_name, id) => {
-      const response = await postMcpText(
-        baseUrl,
+      const response = await mcpHttp(baseUrl).post(
         `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
       );
       expect(response.status).toBe(200);
@@ -93,8 +91,7 @@ describe.each(HTTP_ADAPTERS)('MCP HTTP ids, sample app on %s', (on) => {
     });
 
     it('an unsafe id in a 2025-03-26 batch: its own -32600 entry with id null, the others answered', async () => {
-      const response = await postMcpText(
-        baseUrl,
+      const response = await mcpHttp(baseUrl).post(
         '[{"jsonrpc":"2.0","id":1e400,"method":"ping"},' +
           '{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"},' +
           '{"jsonrpc":"2.0","id":0.5,"method":"ping"},' +
@@ -124,7 +121,7 @@ describe.each(HTTP_ADAPTERS)(
     });
 
     function pipelinedReads(count: number): string {
-      return rawMcpPost({
+      return requestBytes({
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',

@@ -22,10 +22,9 @@ import {
   ACCEPT_BOTH,
   JSON_TYPE,
   type McpReply,
-  postMcp,
-  postMcpText,
   rpcRequest,
   sendExact,
+  mcpHttp,
 } from '../support/mcp-http';
 import { startSampleApp } from '../support/sample-app';
 import { readiness } from '../support/shutdown';
@@ -96,7 +95,7 @@ function expectProtocolError(
 }
 
 async function expectAnswers(baseUrl: string): Promise<void> {
-  const response = await postMcp(baseUrl, rpcRequest('alive', 'ping'));
+  const response = await mcpHttp(baseUrl).post(rpcRequest('alive', 'ping'));
   expect(response.status).toBe(200);
   expect(response.json()).toEqual({ jsonrpc: '2.0', id: 'alive', result: {} });
 }
@@ -280,8 +279,7 @@ describe.each(HTTP_ADAPTERS)(
       ];
 
       it.each(cases)('$name', async (testCase) => {
-        const response = await postMcpText(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           testCase.body,
           testCase.headers,
         );
@@ -313,7 +311,7 @@ describe.each(HTTP_ADAPTERS)(
           },
         ],
       ])('%s gets 202 and an empty body', async (_name, message) => {
-        const response = await postMcp(baseUrl, message);
+        const response = await mcpHttp(baseUrl).post(message);
         expect(response.status).toBe(202);
         expect(response.text).toBe('');
       });
@@ -341,8 +339,7 @@ describe.each(HTTP_ADAPTERS)(
       it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
         'initialize with the supported version %s echoes it',
         async (version) => {
-          const response = await postMcp(
-            baseUrl,
+          const response = await mcpHttp(baseUrl).post(
             rpcRequest('init', 'initialize', {
               protocolVersion: version,
               capabilities: {},
@@ -369,8 +366,7 @@ describe.each(HTTP_ADAPTERS)(
       ])(
         'initialize with %s is answered with the newest, 2025-11-25',
         async (_name, version) => {
-          const response = await postMcp(
-            baseUrl,
+          const response = await mcpHttp(baseUrl).post(
             rpcRequest(1, 'initialize', {
               protocolVersion: version,
               capabilities: {},
@@ -387,9 +383,12 @@ describe.each(HTTP_ADAPTERS)(
       it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
         'a request with the supported MCP-Protocol-Version %s works',
         async (version) => {
-          const response = await postMcp(baseUrl, rpcRequest(2, 'tools/list'), {
-            'mcp-protocol-version': version,
-          });
+          const response = await mcpHttp(baseUrl).post(
+            rpcRequest(2, 'tools/list'),
+            {
+              'mcp-protocol-version': version,
+            },
+          );
           expect(response.status).toBe(200);
           const result = resultOf<{ tools: { name: string }[] }>(response);
           expect(result.tools.map((tool) => tool.name)).toContain(
@@ -399,7 +398,9 @@ describe.each(HTTP_ADAPTERS)(
       );
 
       it('a request without MCP-Protocol-Version works', async () => {
-        const response = await postMcp(baseUrl, rpcRequest(3, 'tools/list'));
+        const response = await mcpHttp(baseUrl).post(
+          rpcRequest(3, 'tools/list'),
+        );
         expect(response.status).toBe(200);
         const result = resultOf<{ tools: { name: string }[] }>(response);
         expect(result.tools.map((tool) => tool.name)).toContain(
@@ -408,7 +409,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('ping answers {}', async () => {
-        const response = await postMcp(baseUrl, rpcRequest('p', 'ping'));
+        const response = await mcpHttp(baseUrl).post(rpcRequest('p', 'ping'));
         expect(response.status).toBe(200);
         expect(response.header('content-type')).toMatch(/^application\/json/);
         expect(response.json()).toEqual({
@@ -432,7 +433,7 @@ describe.each(HTTP_ADAPTERS)(
       ])(
         'invalid credentials with %s get 401 problem+json with WWW-Authenticate',
         async (_name, body) => {
-          const response = await postMcpText(baseUrl, body, bad);
+          const response = await mcpHttp(baseUrl).post(body, bad);
           expect(response.status).toBe(401);
           expect(response.header('content-type')).toMatch(
             /^application\/problem\+json/,
@@ -445,22 +446,24 @@ describe.each(HTTP_ADAPTERS)(
       );
 
       it('valid credentials pass the outer check', async () => {
-        const response = await postMcp(baseUrl, rpcRequest(1, 'tools/list'), {
-          authorization: 'ApiKey dev-bob-key',
-        });
+        const response = await mcpHttp(baseUrl).post(
+          rpcRequest(1, 'tools/list'),
+          {
+            authorization: 'ApiKey dev-bob-key',
+          },
+        );
         expect(response.status).toBe(200);
         const result = resultOf<{ tools: { name: string }[] }>(response);
         expect(result.tools.map((tool) => tool.name)).toContain('orders_list');
       });
 
       it('no credentials: tools/list works, a call needing a permission is an isError result', async () => {
-        const list = await postMcp(baseUrl, rpcRequest(1, 'tools/list'));
+        const list = await mcpHttp(baseUrl).post(rpcRequest(1, 'tools/list'));
         expect(list.status).toBe(200);
         const tools = resultOf<{ tools: { name: string }[] }>(list).tools;
         expect(tools.map((tool) => tool.name)).toContain('orders_create');
 
-        const call = await postMcp(
-          baseUrl,
+        const call = await mcpHttp(baseUrl).post(
           callTool(2, 'orders_create', { name: 'Tea', amount: 2 }),
         );
         const result = toolResultOf(call);
@@ -469,7 +472,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('a present Origin that is not allowed gets 403', async () => {
-        const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
+        const response = await mcpHttp(baseUrl).post(rpcRequest(1, 'ping'), {
           origin: 'http://evil.example',
         });
         expect(response.status).toBe(403);
@@ -479,7 +482,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('a loopback Origin (http://localhost:5173) is allowed', async () => {
-        const response = await postMcp(baseUrl, rpcRequest(1, 'ping'), {
+        const response = await mcpHttp(baseUrl).post(rpcRequest(1, 'ping'), {
           origin: 'http://localhost:5173',
         });
         expect(response.status).toBe(200);
@@ -487,8 +490,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('a Content-Type other than application/json gets 415', async () => {
-        const response = await postMcpText(
-          baseUrl,
+        const response = await mcpHttp(baseUrl).post(
           JSON.stringify(rpcRequest(1, 'ping')),
           { 'content-type': 'text/plain' },
         );
@@ -613,8 +615,8 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
     const before = profiles.received.length;
     const result = toolResultOf(
       typeof message === 'string'
-        ? await postMcpText(baseUrl, message)
-        : await postMcp(baseUrl, message),
+        ? await mcpHttp(baseUrl).post(message)
+        : await mcpHttp(baseUrl).post(message),
     );
     expect(result.isError).toBe(true);
     expect(result.content).toHaveLength(1);
@@ -626,7 +628,7 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
 
   it('a valid call reaches the handler with the DTO instances', async () => {
     const result = toolResultOf(
-      await postMcp(baseUrl, callTool(1, 'profiles_save', valid)),
+      await mcpHttp(baseUrl).post(callTool(1, 'profiles_save', valid)),
     );
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual({ saved: true, name: 'Ada' });
@@ -656,7 +658,7 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
   });
 
   it('a whole message of deeply nested arrays is an invalid request, not a crash', async () => {
-    const response = await postMcpText(baseUrl, nestedArrays(450_000));
+    const response = await mcpHttp(baseUrl).post(nestedArrays(450_000));
     expectProtocolError(response, {
       status: 400,
       code: -32600,
@@ -682,7 +684,7 @@ describe('MCP tools/call with bad inputs, fixture app', () => {
     );
 
     const before = profiles.received.length;
-    const result = toolResultOf(await postMcpText(baseUrl, body));
+    const result = toolResultOf(await mcpHttp(baseUrl).post(body));
 
     // What happens: the keys are dropped and the call is accepted without them.
     expect(result.isError).toBeUndefined();
@@ -778,7 +780,7 @@ describe('MCP readiness', () => {
   }
 
   async function expectNotReady(baseUrl: string): Promise<void> {
-    const response = await postMcp(baseUrl, rpcRequest(1, 'tools/list'));
+    const response = await mcpHttp(baseUrl).post(rpcRequest(1, 'tools/list'));
     expect(response.status).toBe(503);
     expect(response.header('retry-after')).toBe('1');
     expect(response.json()).toEqual({
@@ -791,10 +793,12 @@ describe('MCP readiness', () => {
 
   /** Shutdown hooks run once the server has let go of every connection. */
   async function expectNoConnection(baseUrl: string): Promise<void> {
-    const refused = await postMcp(baseUrl, rpcRequest(1, 'tools/list')).then(
-      () => 'answered',
-      (error: Error) => String((error.cause as { code?: unknown })?.code),
-    );
+    const refused = await mcpHttp(baseUrl)
+      .post(rpcRequest(1, 'tools/list'))
+      .then(
+        () => 'answered',
+        (error: Error) => String((error.cause as { code?: unknown })?.code),
+      );
     expect(refused).toBe('ECONNREFUSED');
   }
 
@@ -816,7 +820,7 @@ describe('MCP readiness', () => {
   }
 
   async function expectReady(baseUrl: string): Promise<void> {
-    const response = await postMcp(baseUrl, rpcRequest(2, 'tools/list'));
+    const response = await mcpHttp(baseUrl).post(rpcRequest(2, 'tools/list'));
     expect(response.status).toBe(200);
     const { tools } = resultOf<{ tools: { name: string }[] }>(response);
     expect(tools.map((tool) => tool.name)).toContain('profiles_save');
@@ -967,8 +971,7 @@ describe("McpServerLifecycleModule's view of the app's lifecycle", () => {
     const { running, warnings } = await startWithWarnings(HttpScopedRootModule);
     try {
       expect(lifecycleWarnings(warnings)).toEqual([]);
-      const response = await postMcp(
-        running.baseUrl,
+      const response = await mcpHttp(running.baseUrl).post(
         rpcRequest(1, 'tools/list'),
       );
       expect(response.status).toBe(200);
@@ -984,7 +987,9 @@ describe('MCP per-call timeout, fixture app', () => {
   it('a call that outlives timeout is INTERNAL_TIMEOUT_001 and its signal is aborted', async () => {
     const signals = running().app.get(HttpSignalsService);
     const result = toolResultOf(
-      await postMcp(running().baseUrl, callTool('slow', 'signals_wait', {})),
+      await mcpHttp(running().baseUrl).post(
+        callTool('slow', 'signals_wait', {}),
+      ),
     );
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/^INTERNAL_TIMEOUT_001: /);

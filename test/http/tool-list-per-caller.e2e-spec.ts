@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv } from '../support/cli-process';
 import { CLIENT_INFO } from '../support/mcp-clients';
-import { postMcp, rpcRequest } from '../support/mcp-http';
+import { rpcRequest, mcpHttp } from '../support/mcp-http';
 import { CLI } from '../support/sample-process';
 import { type RunningSample, startSampleApp } from '../support/sample-app';
 import { listedTools } from '../support/tool-lists';
@@ -72,8 +72,7 @@ describe.each(['en-US', 'zh-CN'])('tool list per caller in %s', (language) => {
 });
 
 it("refuses bob's call of the hidden orders_create as before", async () => {
-  const reply = await postMcp(
-    sample.baseUrl,
+  const reply = await mcpHttp(sample.baseUrl).post(
     rpcRequest(3, 'tools/call', {
       name: 'orders_create',
       arguments: { name: 'x', amount: 1 },

@@ -16,7 +16,7 @@ import {
   McpClients,
   type Caller,
 } from '../support/mcp-clients';
-import { rpcResult } from '../support/mcp-http';
+import { mcpHttp } from '../support/mcp-http';
 import { startSampleApp } from '../support/sample-app';
 import { startApp, type RunningApp, useApp } from '../support/start-app';
 import { WarningLog } from '../support/warning-log';
@@ -50,8 +50,7 @@ async function startFixture(
 
 const listTools = async (baseUrl: string, language?: string) =>
   (
-    await rpcResult<{ tools: ListedTool[] }>(
-      baseUrl,
+    await mcpHttp(baseUrl).result<{ tools: ListedTool[] }>(
       'tools/list',
       undefined,
       language === undefined ? {} : { 'accept-language': language },
@@ -64,8 +63,7 @@ const callText = async (
   args: Record<string, unknown>,
   headers: Record<string, string>,
 ) => {
-  const result = await rpcResult<CallResult>(
-    baseUrl,
+  const result = await mcpHttp(baseUrl).result<CallResult>(
     'tools/call',
     { name, arguments: args },
     headers,
@@ -245,8 +243,9 @@ describe('the language of a call inside the app', () => {
   const running = useApp(() => startFixture(true));
 
   it("is the same for the library and nestjs-i18n's I18nContext, from Accept-Language", async () => {
-    const result = await rpcResult<{ structuredContent: unknown }>(
-      running().baseUrl,
+    const result = await mcpHttp(running().baseUrl).result<{
+      structuredContent: unknown;
+    }>(
       'tools/call',
       { name: 'glossary_language', arguments: {} },
       { 'accept-language': 'zh;q=0.9, en;q=0.8' },

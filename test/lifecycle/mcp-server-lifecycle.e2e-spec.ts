@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { McpModule, McpServerLifecycleModule } from '@nestops/mcp';
 import { Server } from 'node:http';
 import { HTTP_ADAPTERS, type RunningApp, startApp } from '../support/start-app';
-import { postMcp, rpcRequest } from '../support/mcp-http';
+import { rpcRequest, mcpHttp } from '../support/mcp-http';
 
 /**
  * The app's HTTP server is the app's: McpModule alone adds only its own
@@ -49,8 +49,7 @@ describe.each(HTTP_ADAPTERS)('the HTTP server on %s', (on) => {
       Server.prototype.closeIdleConnections,
     );
     expect((await fetch(`${alone.running.baseUrl}/ready`)).status).toBe(404);
-    const listed = await postMcp(
-      alone.running.baseUrl,
+    const listed = await mcpHttp(alone.running.baseUrl).post(
       rpcRequest(1, 'tools/list'),
     );
     expect(listed.status).toBe(200);

@@ -1,4 +1,4 @@
-import { postMcp, rpcRequest } from '../support/mcp-http';
+import { rpcRequest, mcpHttp } from '../support/mcp-http';
 import { NOTES_RESOURCE, oauthNotesModule } from '../fixtures/oauth-fixtures';
 import { startTokenIssuer, type TokenIssuer } from '../support/token-issuer';
 import {
@@ -140,7 +140,7 @@ describe.each(HTTP_ADAPTERS)(
 
     describe('challenges, token required always (the default)', () => {
       it('answers a POST without a token 401 with the metadata URL', async () => {
-        const reply = await postMcp(strict.baseUrl, LIST);
+        const reply = await mcpHttp(strict.baseUrl).post(LIST);
 
         expect(reply.status).toBe(401);
         expect(reply.header('www-authenticate')).toBe(MISSING);
@@ -168,7 +168,7 @@ describe.each(HTTP_ADAPTERS)(
             options,
           );
 
-          const reply = await postMcp(strict.baseUrl, LIST, bearer(token));
+          const reply = await mcpHttp(strict.baseUrl).post(LIST, bearer(token));
 
           expect(reply.status).toBe(401);
           expect(reply.header('www-authenticate')).toBe(REFUSED);
@@ -177,7 +177,9 @@ describe.each(HTTP_ADAPTERS)(
 
       it('refuses a token that is not a JWT, and another scheme, with 401 invalid_token', async () => {
         for (const authorization of ['Bearer not-a-jwt', 'Basic YTpi']) {
-          const reply = await postMcp(strict.baseUrl, LIST, { authorization });
+          const reply = await mcpHttp(strict.baseUrl).post(LIST, {
+            authorization,
+          });
 
           expect(reply.status).toBe(401);
           expect(reply.header('www-authenticate')).toBe(REFUSED);
@@ -187,14 +189,12 @@ describe.each(HTTP_ADAPTERS)(
       it('serves a valid token: its scopes are the permissions', async () => {
         const token = await issuer.token('alice', 'notes.write');
 
-        const listed = await postMcp(strict.baseUrl, LIST, bearer(token));
-        const added = await postMcp(
-          strict.baseUrl,
+        const listed = await mcpHttp(strict.baseUrl).post(LIST, bearer(token));
+        const added = await mcpHttp(strict.baseUrl).post(
           call('notes_add'),
           bearer(token),
         );
-        const purged = await postMcp(
-          strict.baseUrl,
+        const purged = await mcpHttp(strict.baseUrl).post(
           call('notes_purge'),
           bearer(token),
         );
@@ -216,8 +216,8 @@ describe.each(HTTP_ADAPTERS)(
 
     describe('challenges, token required for permissions only', () => {
       it('serves anonymous tools/list and calls that need no permission', async () => {
-        const listed = await postMcp(lenient.baseUrl, LIST);
-        const open = await postMcp(lenient.baseUrl, call('notes_list'));
+        const listed = await mcpHttp(lenient.baseUrl).post(LIST);
+        const open = await mcpHttp(lenient.baseUrl).post(call('notes_list'));
 
         expect(listed.status).toBe(200);
         expect(open.json().result).toMatchObject({
@@ -226,7 +226,7 @@ describe.each(HTTP_ADAPTERS)(
       });
 
       it('answers an anonymous call that needs a permission 401, not isError', async () => {
-        const reply = await postMcp(lenient.baseUrl, call('notes_add'));
+        const reply = await mcpHttp(lenient.baseUrl).post(call('notes_add'));
 
         expect(reply.status).toBe(401);
         expect(reply.header('www-authenticate')).toBe(MISSING);
@@ -240,7 +240,7 @@ describe.each(HTTP_ADAPTERS)(
           { foreignKey: true },
         );
 
-        const reply = await postMcp(lenient.baseUrl, LIST, bearer(token));
+        const reply = await mcpHttp(lenient.baseUrl).post(LIST, bearer(token));
 
         expect(reply.status).toBe(401);
         expect(reply.header('www-authenticate')).toBe(REFUSED);

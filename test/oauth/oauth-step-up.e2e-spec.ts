@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { postMcp, rawMcpPost, rpcRequest } from '../support/mcp-http';
-import { modernRequest, postModern } from '../support/modern-mcp';
+import { requestBytes, rpcRequest, mcpHttp } from '../support/mcp-http';
+import { modernRequest } from '../support/modern-mcp';
 import { RecordingLogger } from '../fixtures/outer-auth-fixtures';
 import {
   ClosedNotesService,
@@ -80,8 +80,7 @@ describe('step-up', () => {
   it('serves a call whose permission the scope grants', async () => {
     const token = await issuer.token('alice', 'notes:write');
 
-    const reply = await postMcp(
-      stepUp.baseUrl,
+    const reply = await mcpHttp(stepUp.baseUrl).post(
       call('notes_add'),
       bearer(token),
     );
@@ -94,8 +93,7 @@ describe('step-up', () => {
   it('answers a call whose permission the token lacks 403 insufficient_scope, naming the scope', async () => {
     const token = await issuer.token('bob', 'notes:write');
 
-    const reply = await postMcp(
-      stepUp.baseUrl,
+    const reply = await mcpHttp(stepUp.baseUrl).post(
       call('notes_purge'),
       bearer(token),
     );
@@ -114,7 +112,9 @@ describe('step-up', () => {
       arguments: {},
     });
 
-    const reply = await postModern(stepUp.baseUrl, message, bearer(token));
+    const reply = await mcpHttp(stepUp.baseUrl).post(message, bearer(token), {
+      modern: true,
+    });
 
     expect(reply.status).toBe(403);
     expect(reply.header('www-authenticate')).toContain('scope="notes:write"');
@@ -123,8 +123,7 @@ describe('step-up', () => {
   it('refuses a call of an unknown tool as before, not with a challenge', async () => {
     const token = await issuer.token('bob', '');
 
-    const reply = await postMcp(
-      stepUp.baseUrl,
+    const reply = await mcpHttp(stepUp.baseUrl).post(
       call('notes_nope'),
       bearer(token),
     );
@@ -202,8 +201,8 @@ describe.each(HTTP_ADAPTERS)('a call the gate refuses, on %s', (on) => {
       logger.entries.length = 0;
 
       const outcome = await onOneConnection([
-        rawMcpPost(call('notes_purge'), await authorization()),
-        rawMcpPost(rpcRequest(3, 'tools/list')),
+        requestBytes(call('notes_purge'), await authorization()),
+        requestBytes(rpcRequest(3, 'tools/list')),
       ]);
 
       expect(outcome).toEqual({ statuses: [status, 200], open: true });
@@ -231,8 +230,12 @@ describe('tool list per caller', () => {
 
   it('answers an anonymous tools/list that would be empty with the 401 challenge, so the client logs in', async () => {
     for (const reply of [
-      await postMcp(closed.baseUrl, rpcRequest(1, 'tools/list')),
-      await postModern(closed.baseUrl, modernRequest(1, 'tools/list')),
+      await mcpHttp(closed.baseUrl).post(rpcRequest(1, 'tools/list')),
+      await mcpHttp(closed.baseUrl).post(
+        modernRequest(1, 'tools/list'),
+        {},
+        { modern: true },
+      ),
     ]) {
       expect(reply.status).toBe(401);
       expect(reply.header('www-authenticate')).toBe(
@@ -246,8 +249,7 @@ describe('tool list per caller', () => {
     // Anonymous initialize is still served; with a token the list is there.
     expect(
       (
-        await postMcp(
-          closed.baseUrl,
+        await mcpHttp(closed.baseUrl).post(
           rpcRequest(2, 'initialize', { protocolVersion: '2025-11-25' }),
         )
       ).status,
@@ -277,8 +279,7 @@ describe('tool list per caller', () => {
   it('refuses a hidden tool called by name exactly as a visible one the caller cannot use', async () => {
     const reader = await issuer.token('bob', 'profile');
 
-    const reply = await postMcp(
-      perCaller.baseUrl,
+    const reply = await mcpHttp(perCaller.baseUrl).post(
       call('notes_purge'),
       bearer(reader),
     );

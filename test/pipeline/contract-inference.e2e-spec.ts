@@ -8,7 +8,7 @@ import {
 } from '../fixtures/contract-inference-fixtures';
 import { fixtureI18nModule } from '../fixtures/i18n-fixtures';
 import { appWith, startupError } from '../fixtures/startup-fixtures';
-import { callTool, rpcResult } from '../support/mcp-http';
+import { mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
 /**
@@ -60,10 +60,9 @@ describe('inputs and annotations as declared', () => {
   const running = useApp(() => startApp(appWith([DeclaredInputOperations])));
 
   async function tools(): Promise<Map<string, ListedTool>> {
-    const { tools } = await rpcResult<{ tools: ListedTool[] }>(
-      running().baseUrl,
-      'tools/list',
-    );
+    const { tools } = await mcpHttp(running().baseUrl).result<{
+      tools: ListedTool[];
+    }>('tools/list');
     return new Map(tools.map((tool) => [tool.name, tool]));
   }
 
@@ -76,7 +75,7 @@ describe('inputs and annotations as declared', () => {
         additionalProperties: false,
       });
     }
-    const pinged = await callTool(running().baseUrl, 'desk_ping');
+    const pinged = await mcpHttp(running().baseUrl).callTool('desk_ping');
     expect(pinged.isError).toBeFalsy();
   });
 
@@ -86,9 +85,12 @@ describe('inputs and annotations as declared', () => {
     expect(listed.get('tickets_filter')?.inputSchema).toMatchObject({
       properties: { status: { enum: ['open', 'closed'] } },
     });
-    const filtered = await callTool(running().baseUrl, 'tickets_filter', {
-      status: 'open',
-    });
+    const filtered = await mcpHttp(running().baseUrl).callTool(
+      'tickets_filter',
+      {
+        status: 'open',
+      },
+    );
     expect(filtered.content[0].text).toBe('{"status":"open"}');
   });
 
@@ -135,11 +137,10 @@ describe('defaults and dates of an input DTO', () => {
   });
 
   it("publishes a property's initialiser as its default, and applies it", async () => {
-    const { tools } = await rpcResult<{ tools: ListedTool[] }>(
-      running().baseUrl,
-      'tools/list',
-    );
-    const called = await callTool(running().baseUrl, 'tickets_create', {
+    const { tools } = await mcpHttp(running().baseUrl).result<{
+      tools: ListedTool[];
+    }>('tools/list');
+    const called = await mcpHttp(running().baseUrl).callTool('tickets_create', {
       title: 'printer',
       dueAt: '2026-12-31T17:00:00Z',
     });
@@ -162,8 +163,7 @@ describe('defaults and dates of an input DTO', () => {
       'dueAt 必须是 ISO 8601 日期或日期时间字符串（例如 2026-12-31 或 2026-12-31T17:00:00Z）',
     ],
   ])('says in %s what a date must look like', async (language, text) => {
-    const called = await callTool(
-      running().baseUrl,
+    const called = await mcpHttp(running().baseUrl).callTool(
       'tickets_create',
       { title: 'printer', dueAt: 'next friday' },
       { 'accept-language': language },

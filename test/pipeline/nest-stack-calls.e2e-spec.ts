@@ -22,7 +22,7 @@ import {
   TransformInterceptor,
 } from '../fixtures/nest-stack-fixtures';
 import { CapturingLogger } from '../fixtures/pipeline-fixtures';
-import { callTool, errorText, resultJson } from '../support/mcp-http';
+import { errorText, resultJson, mcpHttp } from '../support/mcp-http';
 import { createApp, startApp, useApp } from '../support/start-app';
 
 /**
@@ -39,8 +39,7 @@ describe('parameter decorators (createParamDecorator)', () => {
   });
 
   it("@CurrentUser() and @UserField('username') get alice's user in a tool call", async () => {
-    const result = await callTool(
-      notes().baseUrl,
+    const result = await mcpHttp(notes().baseUrl).callTool(
       'notes_create',
       { text: 'hi' },
       alice(),
@@ -54,7 +53,11 @@ describe('parameter decorators (createParamDecorator)', () => {
   });
 
   it('an undecorated second parameter is still the invocation context', async () => {
-    const result = await callTool(notes().baseUrl, 'notes_whoami', {}, alice());
+    const result = await mcpHttp(notes().baseUrl).callTool(
+      'notes_whoami',
+      {},
+      alice(),
+    );
 
     expect(resultJson(result)).toEqual({ carrier: 'mcp', user: 'alice' });
   });
@@ -132,7 +135,9 @@ describe('route decorators that mean nothing for a call stop startup', () => {
     try {
       expect(
         resultJson(
-          await callTool(running.baseUrl, 'notes_create', { text: 'hi' }),
+          await mcpHttp(running.baseUrl).callTool('notes_create', {
+            text: 'hi',
+          }),
         ),
       ).toEqual({ text: 'hi' });
     } finally {
@@ -149,7 +154,9 @@ describe("the docs' TransformInterceptor (map(data => ({ data }))) as APP_INTERC
 
   it('a typed tool fails with a text and a log line that say so and name the fix', async () => {
     logger.errors.length = 0;
-    const text = errorText(await callTool(counter().baseUrl, 'counter_get'));
+    const text = errorText(
+      await mcpHttp(counter().baseUrl).callTool('counter_get'),
+    );
 
     expect(text).toMatch(
       /^INTERNAL_CONTRACT_001: An interceptor of the app changed the result of counter\.get so that it no longer matches its output contract \(correlation id [\w-]+\)\. To leave tool calls alone, begin its intercept\(\) with: if \(isOperationCall\(context\)\) return next\.handle\(\);$/,
@@ -164,13 +171,13 @@ describe("the docs' TransformInterceptor (map(data => ({ data }))) as APP_INTERC
 
   it('a result the method itself got wrong stays INTERNAL_ERROR_001', async () => {
     expect(
-      errorText(await callTool(counter().baseUrl, 'counter_broken')),
+      errorText(await mcpHttp(counter().baseUrl).callTool('counter_broken')),
     ).toMatch(/^INTERNAL_ERROR_001: /);
   });
 
   it('a tool without an output contract answers what the interceptor made', async () => {
     expect(
-      resultJson(await callTool(counter().baseUrl, 'counter_raw')),
+      resultJson(await mcpHttp(counter().baseUrl).callTool('counter_raw')),
     ).toEqual({ data: { n: 2 } });
   });
 });
@@ -182,7 +189,7 @@ describe('the same interceptor with the documented isOperationCall check', () =>
 
   it('typed tools succeed', async () => {
     expect(
-      resultJson(await callTool(counter().baseUrl, 'counter_get')),
+      resultJson(await mcpHttp(counter().baseUrl).callTool('counter_get')),
     ).toEqual({ n: 1 });
   });
 
@@ -199,7 +206,7 @@ describe('ClassSerializerInterceptor as APP_INTERCEPTOR', () => {
   );
 
   it('a typed tool succeeds, without the @Exclude() field', async () => {
-    const result = await callTool(counter().baseUrl, 'accounts_get');
+    const result = await mcpHttp(counter().baseUrl).callTool('accounts_get');
 
     expect(resultJson(result)).toEqual({ id: 7, owner: 'alice' });
   });

@@ -13,7 +13,7 @@ import {
   VaultAppModule,
 } from '../fixtures/nest-stack-fixtures';
 import { CapturingLogger } from '../fixtures/pipeline-fixtures';
-import { callTool, errorText, resultJson } from '../support/mcp-http';
+import { errorText, resultJson, mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
 /**
@@ -32,7 +32,7 @@ describe('exception filters on tool calls', () => {
     }),
   );
   const call = (name: string, args: Record<string, unknown> = {}) =>
-    callTool(bank().baseUrl, name, args);
+    mcpHttp(bank().baseUrl).callTool(name, args);
 
   it("APP_FILTER: the domain-error filter's 422 and message reach the agent", async () => {
     expect(errorText(await call('accounts_withdraw', { amount: 10 }))).toBe(
@@ -133,12 +133,14 @@ describe('request-scoped operations and a request-scoped APP_FILTER', () => {
   it('the filter runs per call, and the class filter too', async () => {
     expect(
       errorText(
-        await callTool(scoped().baseUrl, 'accounts_withdraw', { amount: 10 }),
+        await mcpHttp(scoped().baseUrl).callTool('accounts_withdraw', {
+          amount: 10,
+        }),
       ),
     ).toBe('VALIDATION_INVALID_001: Invalid input: Balance 4 is too low.');
-    expect(errorText(await callTool(scoped().baseUrl, 'accounts_freeze'))).toBe(
-      'ACCOUNTS_FROZEN_001: Account 7 is frozen.',
-    );
+    expect(
+      errorText(await mcpHttp(scoped().baseUrl).callTool('accounts_freeze')),
+    ).toBe('ACCOUNTS_FROZEN_001: Account 7 is frozen.');
   });
 });
 
@@ -146,12 +148,12 @@ describe('@UseFilters on the class and the method, no global filter', () => {
   const vault = useApp(() => startApp(VaultAppModule));
 
   it('both run', async () => {
-    expect(errorText(await callTool(vault().baseUrl, 'vaults_freeze'))).toBe(
-      'ACCOUNTS_FROZEN_001: Account 7 is frozen.',
-    );
-    expect(errorText(await callTool(vault().baseUrl, 'vaults_lock'))).toBe(
-      'BUSINESS_REJECTED_001: Account 7 is locked until noon.',
-    );
+    expect(
+      errorText(await mcpHttp(vault().baseUrl).callTool('vaults_freeze')),
+    ).toBe('ACCOUNTS_FROZEN_001: Account 7 is frozen.');
+    expect(
+      errorText(await mcpHttp(vault().baseUrl).callTool('vaults_lock')),
+    ).toBe('BUSINESS_REJECTED_001: Account 7 is locked until noon.');
   });
 });
 
@@ -159,7 +161,7 @@ describe("a catch-all APP_FILTER extending BaseExceptionFilter (Nest's docs)", (
   const logger = new CapturingLogger();
   const ledger = useApp(() => startApp(LedgerAppModule, { logger }));
   const call = (name: string, args: Record<string, unknown> = {}) =>
-    callTool(ledger().baseUrl, name, args);
+    mcpHttp(ledger().baseUrl).callTool(name, args);
 
   it("Nest's default text of what it answers keeps the library's text", async () => {
     AllExceptionsFilter.seen.length = 0;
@@ -206,8 +208,7 @@ describe('passport and jwt: the guard says why', () => {
 
     expect(
       errorText(
-        await callTool(
-          notes().baseUrl,
+        await mcpHttp(notes().baseUrl).callTool(
           'notes_create',
           { text: 'hi' },
           expired,
@@ -222,7 +223,7 @@ describe('passport and jwt: the guard says why', () => {
   });
 
   it("no token: Nest's default text keeps the library's text", async () => {
-    const result = await callTool(notes().baseUrl, 'notes_create', {
+    const result = await mcpHttp(notes().baseUrl).callTool('notes_create', {
       text: 'hi',
     });
     expect(errorText(result)).toBe(
@@ -249,11 +250,11 @@ describe('ThrottlerGuard as APP_GUARD', () => {
     // Over HTTP the caller is its address, with a bucket of its own.
     for (let call = 0; call < 2; call += 1) {
       expect(
-        (await callTool(throttled().baseUrl, 'pings_send')).isError,
+        (await mcpHttp(throttled().baseUrl).callTool('pings_send')).isError,
       ).toBeFalsy();
     }
     expect(
-      errorText(await callTool(throttled().baseUrl, 'pings_send')),
+      errorText(await mcpHttp(throttled().baseUrl).callTool('pings_send')),
     ).toMatch(/^SECURITY_THROTTLED_001: Too many calls; retry in (59|60) s\.$/);
   });
 

@@ -10,7 +10,7 @@ import {
   McpClients,
   type ClientV1,
 } from '../support/mcp-clients';
-import { callTool as postToolCall, errorText } from '../support/mcp-http';
+import { errorText, mcpHttp } from '../support/mcp-http';
 import { startApp, type RunningApp } from '../support/start-app';
 
 type Schema = Record<string, unknown>;
@@ -55,7 +55,7 @@ describe('the output DTO is the contract of a result', () => {
   });
 
   const call = (name: string, headers: Record<string, string> = {}) =>
-    postToolCall(running.baseUrl, name, {}, headers);
+    mcpHttp(running.baseUrl).callTool(name, {}, headers);
 
   function expectSameText(result: ToolResult): void {
     expect(result.isError).toBeFalsy();
@@ -171,8 +171,7 @@ describe('the output DTO is the contract of a result', () => {
     const ajv = createStrictAjv();
     for (const tool of withSchema) {
       const validate = ajv.compile(tool.outputSchema as Schema);
-      const result = await postToolCall(
-        running.baseUrl,
+      const result = await mcpHttp(running.baseUrl).callTool(
         tool.name,
         SUCCEEDING[tool.name] ?? {},
       );

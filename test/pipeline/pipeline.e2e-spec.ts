@@ -17,7 +17,7 @@ import {
   type TraceReport,
 } from '../fixtures/pipeline-fixtures';
 import type { ToolResult } from '../support/json-rpc-shapes';
-import { callTool, errorText, resultJson } from '../support/mcp-http';
+import { errorText, resultJson, mcpHttp } from '../support/mcp-http';
 import { startApp, type RunningApp, useApp } from '../support/start-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,7 +51,7 @@ describe('the pipeline of a tools/call', () => {
     name: string,
     args: Record<string, unknown> = {},
     headers: Record<string, string> = {},
-  ) => callTool(running.baseUrl, name, args, headers);
+  ) => mcpHttp(running.baseUrl).callTool(name, args, headers);
 
   describe("the app's guards, interceptors and pipes", () => {
     it('runs global, class and method guards, then the interceptor, then the pipes, then the handler', async () => {
@@ -199,7 +199,7 @@ describe('the pipeline of a tools/call', () => {
       });
       try {
         const report = resultJson<TraceReport>(
-          await callTool(untimed.baseUrl, 'pipeline_trace'),
+          await mcpHttp(untimed.baseUrl).callTool('pipeline_trace'),
         );
         expect(report.context).toMatchObject({
           target: 'pipeline_trace',
@@ -480,8 +480,7 @@ describe.each([
 
   it("runs on a singleton provider's operation, built with the per-call request", async () => {
     const correlationId = `${step}-1`;
-    const result = await callTool(
-      running.baseUrl,
+    const result = await mcpHttp(running.baseUrl).callTool(
       'singleton_ping',
       {},
       { 'x-correlation-id': correlationId },
@@ -501,8 +500,7 @@ describe('a request-scoped global guard that returns false', () => {
   );
 
   it('denies the call', async () => {
-    const result = await callTool(
-      running().baseUrl,
+    const result = await mcpHttp(running().baseUrl).callTool(
       'singleton_ping',
       {},
       { 'x-deny': 'yes' },
@@ -533,8 +531,7 @@ describe('a durable provider', () => {
 
   const ledger = async (tenant: string) =>
     resultJson<LedgerReport>(
-      await callTool(
-        running.baseUrl,
+      await mcpHttp(running.baseUrl).callTool(
         'ledger_get',
         {},
         { 'x-tenant-id': tenant },
@@ -554,7 +551,11 @@ describe('a durable provider', () => {
 
   it("gives a non-durable provider of the same call the call's request merged with the payload, as Nest's router does", async () => {
     const desk = resultJson<{ payloadTenant: string; isCallRequest: boolean }>(
-      await callTool(running.baseUrl, 'desk_get', {}, { 'x-tenant-id': 't-9' }),
+      await mcpHttp(running.baseUrl).callTool(
+        'desk_get',
+        {},
+        { 'x-tenant-id': 't-9' },
+      ),
     );
 
     expect(desk).toEqual({ payloadTenant: 't-9', isCallRequest: true });

@@ -2,7 +2,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { McpModule } from '@nestops/mcp';
 import { McpTestClient } from '@nestops/mcp/testing';
 import { rolesAppModule } from '../fixtures/roles-fixtures';
-import { callTool, postMcp, rpcRequest, rpcResult } from '../support/mcp-http';
+import { rpcRequest, mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
 /**
@@ -19,12 +19,9 @@ async function toolNames(
   baseUrl: string,
   headers: Record<string, string> = {},
 ): Promise<string[]> {
-  const { tools } = await rpcResult<{ tools: { name: string }[] }>(
-    baseUrl,
-    'tools/list',
-    {},
-    headers,
-  );
+  const { tools } = await mcpHttp(baseUrl).result<{
+    tools: { name: string }[];
+  }>('tools/list', {}, headers);
   return tools.map((tool) => tool.name).sort();
 }
 
@@ -36,8 +33,12 @@ describe('permissionsOf: roles as permissions', () => {
   it('lets a supervisor close a ticket and refuses an agent, naming the permission', async () => {
     const { baseUrl } = running();
 
-    const closed = await callTool(baseUrl, 'tickets_close', {}, SUPERVISOR);
-    const refused = await callTool(baseUrl, 'tickets_close', {}, AGENT);
+    const closed = await mcpHttp(baseUrl).callTool(
+      'tickets_close',
+      {},
+      SUPERVISOR,
+    );
+    const refused = await mcpHttp(baseUrl).callTool('tickets_close', {}, AGENT);
 
     expect(closed.isError).toBeFalsy();
     expect(refused).toMatchObject({
@@ -70,7 +71,11 @@ describe('permissionsOf: roles as permissions', () => {
       rolesAppModule({ permissionsOf: () => 42 as unknown as string[] }),
     );
     try {
-      const result = await callTool(broken.baseUrl, 'tickets_list', {}, AGENT);
+      const result = await mcpHttp(broken.baseUrl).callTool(
+        'tickets_list',
+        {},
+        AGENT,
+      );
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/^INTERNAL_ERROR_001: /);
     } finally {
@@ -119,8 +124,7 @@ describe('requireToken', () => {
   );
 
   it("answers an anonymous tools/list 401 with the app's challenge, before any JSON-RPC", async () => {
-    const reply = await postMcp(
-      running().baseUrl,
+    const reply = await mcpHttp(running().baseUrl).post(
       rpcRequest(1, 'tools/list'),
       { accept: 'application/json, text/event-stream' },
     );

@@ -23,7 +23,7 @@ import {
   XOperations,
 } from '../fixtures/startup-fixtures';
 import { RecordingLogger } from '../fixtures/outer-auth-fixtures';
-import { postMcp, rpc, rpcRequest } from '../support/mcp-http';
+import { rpcRequest, mcpHttp } from '../support/mcp-http';
 import { startApp, type RunningApp, useApp } from '../support/start-app';
 
 async function withApp(
@@ -111,7 +111,7 @@ describe('startup checks of tool names', () => {
       expect(names).toContain('orders_list');
       expect(names).not.toContain('orders_create');
 
-      const placed = await rpc(url, 'tools/call', {
+      const placed = await mcpHttp(url).request('tools/call', {
         name: 'place_order',
         arguments: { name: 'Tea', amount: 2 },
       });
@@ -130,7 +130,7 @@ describe('startup checks of tool names', () => {
         structuredContent: { name: 'Tea', amount: 2, tool: 'orders.create' },
       });
 
-      const byDefaultName = await rpc(url, 'tools/call', {
+      const byDefaultName = await mcpHttp(url).request('tools/call', {
         name: 'orders_create',
         arguments: { name: 'Tea', amount: 2 },
       });
@@ -200,7 +200,7 @@ describe('startup checks of McpModule options', () => {
       } finally {
         await client.close();
       }
-      const atDefaultPath = await postMcp(url, rpcRequest(1, 'ping'));
+      const atDefaultPath = await mcpHttp(url).post(rpcRequest(1, 'ping'));
       expect(atDefaultPath.status).toBe(404);
     });
   });
@@ -292,7 +292,7 @@ describe('what tools/list publishes', () => {
   it.each(['reports_export', 'reports_archive', 'reports_rebuild'])(
     'does not call the unpublished %s',
     async (name) => {
-      const answer = await rpc(running().baseUrl, 'tools/call', {
+      const answer = await mcpHttp(running().baseUrl).request('tools/call', {
         name,
         arguments: {},
       });
@@ -305,7 +305,7 @@ describe('what tools/list publishes', () => {
   );
 
   it('calls a published one', async () => {
-    const answer = await rpc(running().baseUrl, 'tools/call', {
+    const answer = await mcpHttp(running().baseUrl).request('tools/call', {
       name: 'reports_preview',
       arguments: {},
     });

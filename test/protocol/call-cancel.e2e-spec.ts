@@ -9,7 +9,7 @@ import { IsInt, Max, Min } from 'class-validator';
 import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { testDataSource } from '../support/test-data-source';
 import { DATABASES, skipUnlessEnabled } from '../support/databases';
-import { callTool, resultJson } from '../support/mcp-http';
+import { resultJson, mcpHttp } from '../support/mcp-http';
 import { dropSchema, newSchema } from '../support/pg-schema';
 import { startApp, type RunningApp, useApp } from '../support/start-app';
 
@@ -158,7 +158,7 @@ describe.each(DATABASES)('cancelling a call ($name)', (db) => {
 
     // The server goes on serving.
     expect(
-      resultJson(await callTool(baseUrl, 'rows_import', { count: 2 })),
+      resultJson(await mcpHttp(baseUrl).callTool('rows_import', { count: 2 })),
     ).toEqual({ created: 2 });
     expect(await dataSource.getRepository(ImportedRow).count()).toBe(2);
     await dataSource.getRepository(ImportedRow).clear();

@@ -8,12 +8,11 @@ import {
   MODERN_VERSION,
   modernHeaders,
   modernRequest,
-  postModern,
   type RpcMessage,
   SERVER_INFO_KEY,
   VERSION_KEY,
 } from '../support/modern-mcp';
-import { type McpReply, postMcp } from '../support/mcp-http';
+import { type McpReply, mcpHttp } from '../support/mcp-http';
 import { startSampleApp } from '../support/sample-app';
 import { startApp, type RunningApp, useApp } from '../support/start-app';
 
@@ -99,7 +98,10 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
   describe('server/discover', () => {
     it('answers the versions, capabilities, instructions, server info and cache hints', async () => {
       const message = modernRequest('discover-1', 'server/discover');
-      const result = resultOf(await postModern(baseUrl, message), 'discover-1');
+      const result = resultOf(
+        await mcpHttp(baseUrl).post(message, {}, { modern: true }),
+        'discover-1',
+      );
 
       expect(result).toEqual({
         resultType: 'complete',
@@ -116,15 +118,17 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       const message = modernRequest(2, 'server/discover');
       const answers = await Promise.all(
         [{}, { ...ALICE, 'accept-language': 'zh-CN' }].map(async (headers) =>
-          resultOf(await postModern(baseUrl, message, headers), 2),
+          resultOf(
+            await mcpHttp(baseUrl).post(message, headers, { modern: true }),
+            2,
+          ),
         ),
       );
       expect(answers[1]).toEqual(answers[0]);
     });
 
     it('without _meta is not a 2026 request: unknown to 2025, as before', async () => {
-      const reply = await postMcp(
-        baseUrl,
+      const reply = await mcpHttp(baseUrl).post(
         { jsonrpc: '2.0', id: 3, method: 'server/discover' },
         {},
       );
@@ -140,12 +144,15 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
   describe('tools/list', () => {
     it('lists every tool by name, with resultType, server info and cache hints', async () => {
       const list = resultOf<ModernList>(
-        await postModern(baseUrl, modernRequest('list', 'tools/list')),
+        await mcpHttp(baseUrl).post(
+          modernRequest('list', 'tools/list'),
+          {},
+          { modern: true },
+        ),
         'list',
       );
       const legacy = resultOf<{ tools: { name: string }[] }>(
-        await postMcp(
-          baseUrl,
+        await mcpHttp(baseUrl).post(
           { jsonrpc: '2.0', id: 'old', method: 'tools/list' },
           { 'mcp-protocol-version': '2025-11-25' },
         ),
@@ -170,7 +177,11 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       const [english, chinese] = await Promise.all(
         ['en-US', 'zh-CN'].map(async (language) =>
           resultOf<ModernList>(
-            await postModern(baseUrl, message, { 'accept-language': language }),
+            await mcpHttp(baseUrl).post(
+              message,
+              { 'accept-language': language },
+              { modern: true },
+            ),
             'l',
           ),
         ),
@@ -191,7 +202,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
   describe('tools/call', () => {
     it('alice creates an order: resultType complete, structuredContent', async () => {
       const result = resultOf<ModernToolResult>(
-        await postModern(baseUrl, createOrder('a'), ALICE),
+        await mcpHttp(baseUrl).post(createOrder('a'), ALICE, { modern: true }),
         'a',
       );
 
@@ -209,7 +220,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
 
     it('bob may not: an isError result, still resultType complete', async () => {
       const result = resultOf<ModernToolResult>(
-        await postModern(baseUrl, createOrder('b'), BOB),
+        await mcpHttp(baseUrl).post(createOrder('b'), BOB, { modern: true }),
         'b',
       );
 
@@ -224,7 +235,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
         arguments: { name: '', amount: 0 },
       });
       const result = resultOf<ModernToolResult>(
-        await postModern(baseUrl, message, ALICE),
+        await mcpHttp(baseUrl).post(message, ALICE, { modern: true }),
         'v',
       );
 
@@ -235,12 +246,15 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
 
     it('an unknown tool is an answer (200), not a refusal of the POST', async () => {
       const message = modernRequest('u', 'tools/call', { name: 'orders_nope' });
-      expectRefusal(await postModern(baseUrl, message), {
-        status: 200,
-        code: -32602,
-        dataCode: 'PROTOCOLS_NOTFOUND_002',
-        id: 'u',
-      });
+      expectRefusal(
+        await mcpHttp(baseUrl).post(message, {}, { modern: true }),
+        {
+          status: 200,
+          code: -32602,
+          dataCode: 'PROTOCOLS_NOTFOUND_002',
+          id: 'u',
+        },
+      );
     });
   });
 
@@ -464,8 +478,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
     ];
 
     it.each(rules)('$name: $status / $code, id echoed', async (rule) => {
-      const reply = await postMcp(
-        baseUrl,
+      const reply = await mcpHttp(baseUrl).post(
         rule.message,
         headersWith(rule.message, rule.headers ?? {}),
       );
@@ -482,8 +495,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
           [VERSION_KEY]: '1900-01-01',
         },
       );
-      const reply = await postMcp(
-        baseUrl,
+      const reply = await mcpHttp(baseUrl).post(
         message,
         headersWith(message, { 'MCP-Protocol-Version': '1900-01-01' }),
       );
@@ -505,8 +517,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
           [VERSION_KEY]: '2025-11-25',
         },
       );
-      const reply = await postMcp(
-        baseUrl,
+      const reply = await mcpHttp(baseUrl).post(
         message,
         headersWith(message, { 'MCP-Protocol-Version': '2025-11-25' }),
       );
@@ -545,7 +556,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
     ])('accepts %s', async (_case, change) => {
       const message = createOrder('ok', 'Biscuits');
       const result = resultOf<ModernToolResult>(
-        await postMcp(baseUrl, message, {
+        await mcpHttp(baseUrl).post(message, {
           ...ALICE,
           ...headersWith(message, change),
         }),
@@ -557,17 +568,19 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
 
     it('a tools/call without a name needs no Mcp-Name: -32602 in the answer, as in 2025', async () => {
       const message = modernRequest('n', 'tools/call', { arguments: {} });
-      expectRefusal(await postModern(baseUrl, message), {
-        status: 200,
-        code: -32602,
-        dataCode: 'PROTOCOLS_VALIDATION_001',
-        id: 'n',
-      });
+      expectRefusal(
+        await mcpHttp(baseUrl).post(message, {}, { modern: true }),
+        {
+          status: 200,
+          code: -32602,
+          dataCode: 'PROTOCOLS_VALIDATION_001',
+          id: 'n',
+        },
+      );
     });
 
     it('a 2026 notification gets 202 and no body', async () => {
-      const reply = await postMcp(
-        baseUrl,
+      const reply = await mcpHttp(baseUrl).post(
         {
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
@@ -583,8 +596,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
     });
 
     it('a 2026 request cannot ride in a 2025-03-26 batch', async () => {
-      const reply = await postMcp(
-        baseUrl,
+      const reply = await mcpHttp(baseUrl).post(
         [
           { jsonrpc: '2.0', id: 1, method: 'ping' },
           modernRequest(2, 'tools/list'),
@@ -687,19 +699,22 @@ describe('MCP 2026-07-28 over HTTP, one-language app with cacheTtl', () => {
   const call = async (name: string, legacy: boolean) => {
     const message = modernRequest(name, 'tools/call', { name });
     const reply = legacy
-      ? await postMcp(
-          running().baseUrl,
+      ? await mcpHttp(running().baseUrl).post(
           { jsonrpc: '2.0', id: name, method: 'tools/call', params: { name } },
           {},
         )
-      : await postModern(running().baseUrl, message);
+      : await mcpHttp(running().baseUrl).post(message, {}, { modern: true });
     return resultOf<ModernToolResult>(reply, name);
   };
 
   it('tools/list and server/discover carry the configured ttlMs, and are public', async () => {
     for (const method of ['tools/list', 'server/discover']) {
       const result = resultOf<ModernList>(
-        await postModern(running().baseUrl, modernRequest(method, method)),
+        await mcpHttp(running().baseUrl).post(
+          modernRequest(method, method),
+          {},
+          { modern: true },
+        ),
         method,
       );
       expect(result.resultType).toBe('complete');

@@ -9,7 +9,7 @@ import {
   type Caller,
   type ToolOutcome,
 } from '../support/mcp-clients';
-import { ACCEPT_BOTH, postMcpText } from '../support/mcp-http';
+import { ACCEPT_BOTH, mcpHttp } from '../support/mcp-http';
 
 /**
  * The sample order desk at the edges of its columns and in pages: integers
@@ -195,8 +195,7 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
     argumentsJson: string,
     caller: Caller,
   ): Promise<{ text: string; isError?: boolean }> {
-    const response = await postMcpText(
-      running.baseUrl,
+    const response = await mcpHttp(running.baseUrl).post(
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool}","arguments":${argumentsJson}}}`,
       { ...ACCEPT_BOTH, ...callerHeaders(caller) },
     );

@@ -1,6 +1,6 @@
 import { OperationTestClient } from '@nestops/operations/testing';
 import { DATABASES, skipUnlessEnabled } from '../support/databases';
-import { postMcp, rpcRequest } from '../support/mcp-http';
+import { rpcRequest, mcpHttp } from '../support/mcp-http';
 import { useSampleApp } from '../support/sample-app';
 
 /**
@@ -35,8 +35,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     args: Record<string, unknown>,
     headers: Record<string, string> = { authorization: ALICE },
   ): Promise<CallResult> {
-    const reply = await postMcp(
-      running().baseUrl,
+    const reply = await mcpHttp(running().baseUrl).post(
       rpcRequest(1, 'tools/call', { name, arguments: args }),
       headers,
     );
@@ -57,8 +56,7 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
         });
         expect(rest.status).toBe(401);
 
-        const mcp = await postMcp(
-          running().baseUrl,
+        const mcp = await mcpHttp(running().baseUrl).post(
           rpcRequest(1, 'tools/call', {
             name: 'orders_create',
             arguments: { name: 'x', amount: 1 },

@@ -4,7 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import { McpModule } from '@nestops/mcp';
 import { PingController, PingService } from '../fixtures/nest-stack-fixtures';
-import { callTool, errorText, resultJson } from '../support/mcp-http';
+import { errorText, resultJson, mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
 /**
@@ -50,18 +50,18 @@ describe.runIf(REDIS_URL)('a rate limit shared by two instances', () => {
     const second = useApp(() => startApp(instanceOf('redis')));
 
     it('the limit holds across the instances: a third call, on either, is throttled', async () => {
-      expect(resultJson(await callTool(first().baseUrl, 'pings_send'))).toEqual(
-        PONG,
-      );
       expect(
-        resultJson(await callTool(second().baseUrl, 'pings_send')),
+        resultJson(await mcpHttp(first().baseUrl).callTool('pings_send')),
       ).toEqual(PONG);
-      expect(errorText(await callTool(second().baseUrl, 'pings_send'))).toMatch(
-        THROTTLED,
-      );
-      expect(errorText(await callTool(first().baseUrl, 'pings_send'))).toMatch(
-        THROTTLED,
-      );
+      expect(
+        resultJson(await mcpHttp(second().baseUrl).callTool('pings_send')),
+      ).toEqual(PONG);
+      expect(
+        errorText(await mcpHttp(second().baseUrl).callTool('pings_send')),
+      ).toMatch(THROTTLED);
+      expect(
+        errorText(await mcpHttp(first().baseUrl).callTool('pings_send')),
+      ).toMatch(THROTTLED);
     });
   });
 
@@ -73,11 +73,11 @@ describe.runIf(REDIS_URL)('a rate limit shared by two instances', () => {
       for (const instance of [first(), second()]) {
         for (let call = 0; call < 2; call += 1) {
           expect(
-            resultJson(await callTool(instance.baseUrl, 'pings_send')),
+            resultJson(await mcpHttp(instance.baseUrl).callTool('pings_send')),
           ).toEqual(PONG);
         }
         expect(
-          errorText(await callTool(instance.baseUrl, 'pings_send')),
+          errorText(await mcpHttp(instance.baseUrl).callTool('pings_send')),
         ).toMatch(THROTTLED);
       }
     });

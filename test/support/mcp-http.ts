@@ -1,15 +1,14 @@
 import { type Agent, request } from 'node:http';
 import type { HeaderMap, RpcBody, ToolResult } from './json-rpc-shapes';
+import { modernHeaders, type RpcMessage } from './modern-mcp';
 
 /**
- * JSON-RPC to an app's MCP endpoint over real HTTP, as the raw-HTTP tests
- * send it: `postMcp` (a message or a batch, as JSON), `postMcpText` (a body
- * sent as it is: malformed JSON, ids JSON.parse would round), `sendExact`
- * (node:http: exactly the headers given, the framing the test chooses),
- * `rpc` (a request by method and params) and `rpcResult` / `callTool` (one
- * that must be answered with a result).
- * Each sends `Content-Type: application/json` and the headers of the call,
- * nothing else of its own.
+ * The two ways the raw-HTTP tests reach an app's MCP endpoint:
+ * `mcpHttp(baseUrl)`, typed JSON-RPC over fetch (`post` a message, a batch
+ * or a body as it is; `request`, `result` and `callTool` on top of it),
+ * and `sendExact`, the bytes over node:http (exactly the headers given,
+ * the framing the test chooses). `requestBytes` writes a request for a raw
+ * socket.
  */
 
 /** The Accept header of a Streamable HTTP client. */
@@ -33,6 +32,8 @@ export interface McpReply {
 export interface PostOptions {
   /** The endpoint's path; `/mcp` by default. */
   readonly path?: string;
+  /** Send the headers a 2026-07-28 client sends with the message too. */
+  readonly modern?: boolean;
 }
 
 /** A JSON-RPC request (`params` left out when not given). */
@@ -44,84 +45,85 @@ export function rpcRequest(
   return { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
 }
 
-/** POSTs `message` as JSON (an array is a batch) to the endpoint, with `headers`. */
-export function postMcp(
-  baseUrl: string,
-  message: object | number | boolean | null,
-  headers: HeaderMap = {},
-  options: PostOptions = {},
-): Promise<McpReply> {
-  return postMcpText(baseUrl, JSON.stringify(message), headers, options);
-}
-
-/** POSTs `text` as the body, as it is, to the endpoint, with `headers`. */
-export async function postMcpText(
-  baseUrl: string,
-  text: string,
-  headers: HeaderMap = {},
-  options: PostOptions = {},
-): Promise<McpReply> {
-  const response = await fetch(`${baseUrl}${options.path ?? '/mcp'}`, {
-    method: 'POST',
-    headers: { ...JSON_TYPE, ...headers },
-    body: text,
-  });
-  return reply(
-    response.status,
-    await response.text(),
-    (name) => response.headers.get(name) ?? undefined,
-  );
+/** The typed JSON-RPC helper of one app's MCP endpoint. */
+export interface McpHttp {
+  /**
+   * POSTs `message` as JSON (an array is a batch; a string is the body as
+   * it is: malformed JSON, ids JSON.parse would round) with
+   * `Content-Type: application/json` and `headers`, nothing else of its own.
+   */
+  post(
+    message: object | string | number | boolean | null,
+    headers?: HeaderMap,
+    options?: PostOptions,
+  ): Promise<McpReply>;
+  /**
+   * One request `method` (the next id of this process) with `params`, sent
+   * as a Streamable HTTP client sends it (Accept: JSON and SSE), plus `headers`.
+   */
+  request(
+    method: string,
+    params?: Readonly<Record<string, unknown>>,
+    headers?: HeaderMap,
+  ): Promise<McpReply>;
+  /** `request`, and its result; throws unless answered with 200 and a result. */
+  result<T>(
+    method: string,
+    params?: Readonly<Record<string, unknown>>,
+    headers?: HeaderMap,
+  ): Promise<T>;
+  /** One `tools/call` of `name`; throws unless answered with a result. */
+  callTool(
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    headers?: HeaderMap,
+  ): Promise<ToolResult>;
 }
 
 let nextId = 1;
 
-/**
- * One request `method` (the next id of this process) with `params`, sent
- * as a Streamable HTTP client sends it (Accept: JSON and SSE), plus `headers`.
- */
-export function rpc(
-  baseUrl: string,
-  method: string,
-  params?: Readonly<Record<string, unknown>>,
-  headers: HeaderMap = {},
-): Promise<McpReply> {
-  return postMcp(baseUrl, rpcRequest(nextId++, method, params), {
-    ...ACCEPT_BOTH,
-    ...headers,
-  });
-}
-
-/** `rpc`, and its result; throws unless it is answered with 200 and a result. */
-export async function rpcResult<T>(
-  baseUrl: string,
-  method: string,
-  params?: Readonly<Record<string, unknown>>,
-  headers: HeaderMap = {},
-): Promise<T> {
-  const reply = await rpc(baseUrl, method, params, headers);
-  if (reply.status !== 200) {
-    throw new Error(`${method}: HTTP ${reply.status} ${reply.text}`);
-  }
-  const { result } = reply.json<{ result?: T }>();
-  if (!result) {
-    throw new Error(`${method}: no result in ${reply.text}`);
-  }
-  return result;
-}
-
-/** One `tools/call` of `name`; throws unless it is answered with a result. */
-export function callTool(
-  baseUrl: string,
-  name: string,
-  args: Readonly<Record<string, unknown>> = {},
-  headers: HeaderMap = {},
-): Promise<ToolResult> {
-  return rpcResult<ToolResult>(
-    baseUrl,
-    'tools/call',
-    { name, arguments: args },
-    headers,
-  );
+/** The typed JSON-RPC helper of the endpoint of the app at `baseUrl`. */
+export function mcpHttp(baseUrl: string): McpHttp {
+  const post: McpHttp['post'] = async (message, headers = {}, options = {}) => {
+    const response = await fetch(`${baseUrl}${options.path ?? '/mcp'}`, {
+      method: 'POST',
+      headers: {
+        ...JSON_TYPE,
+        ...(options.modern ? modernHeaders(message as RpcMessage) : {}),
+        ...headers,
+      },
+      body: typeof message === 'string' ? message : JSON.stringify(message),
+    });
+    return reply(
+      response.status,
+      await response.text(),
+      (name) => response.headers.get(name) ?? undefined,
+    );
+  };
+  const request: McpHttp['request'] = (method, params, headers = {}) =>
+    post(rpcRequest(nextId++, method, params), { ...ACCEPT_BOTH, ...headers });
+  const result = async <T>(
+    method: string,
+    params?: Readonly<Record<string, unknown>>,
+    headers: HeaderMap = {},
+  ): Promise<T> => {
+    const answer = await request(method, params, headers);
+    if (answer.status !== 200) {
+      throw new Error(`${method}: HTTP ${answer.status} ${answer.text}`);
+    }
+    const body = answer.json<{ result?: T }>();
+    if (!body.result) {
+      throw new Error(`${method}: no result in ${answer.text}`);
+    }
+    return body.result;
+  };
+  return {
+    post,
+    request,
+    result,
+    callTool: (name, args = {}, headers = {}) =>
+      result<ToolResult>('tools/call', { name, arguments: args }, headers),
+  };
 }
 
 /** The JSON of a successful call's text content. */
@@ -249,7 +251,7 @@ export function sseEvents<T = unknown>(text: string): T[] {
  * HTTP/1.1 request (keep-alive, `Content-Length`), for a raw socket; each
  * of `headers` is added as it is.
  */
-export function rawMcpPost(
+export function requestBytes(
   message: object,
   headers: Readonly<Record<string, string>> = {},
 ): string {

@@ -1,7 +1,4 @@
-import type { HeaderMap } from './json-rpc-shapes';
-import { type McpReply, postMcp } from './mcp-http';
-
-/** Protocol revision 2026-07-28: what its requests carry and how they are posted. */
+/** Protocol revision 2026-07-28: what its requests carry (posted with `mcpHttp(url).post(message, headers, { modern: true })`). */
 export const MODERN_VERSION = '2026-07-28';
 export const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -40,13 +37,4 @@ export function modernHeaders(message: RpcMessage): Record<string, string> {
       ? { 'Mcp-Name': name }
       : {}),
   };
-}
-
-/** POSTs a 2026 request with the headers a conforming client sends, plus `extra`. */
-export function postModern(
-  baseUrl: string,
-  message: RpcMessage,
-  extra: HeaderMap = {},
-): Promise<McpReply> {
-  return postMcp(baseUrl, message, { ...modernHeaders(message), ...extra });
 }

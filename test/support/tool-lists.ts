@@ -1,5 +1,5 @@
-import { postMcp, rpcRequest } from './mcp-http';
-import { modernRequest, postModern } from './modern-mcp';
+import { rpcRequest, mcpHttp } from './mcp-http';
+import { modernRequest } from './modern-mcp';
 
 /** What one caller's `tools/list` holds under both protocol eras. */
 export interface ListedTools {
@@ -19,11 +19,14 @@ export async function listedTools(
   headers: Record<string, string> = {},
 ): Promise<ListedTools> {
   type Tools = { tools: { name: string; title?: string }[] };
-  const legacy = await postMcp(baseUrl, rpcRequest(1, 'tools/list'), headers);
-  const modern = await postModern(
-    baseUrl,
+  const legacy = await mcpHttp(baseUrl).post(
+    rpcRequest(1, 'tools/list'),
+    headers,
+  );
+  const modern = await mcpHttp(baseUrl).post(
     modernRequest(2, 'tools/list'),
     headers,
+    { modern: true },
   );
   const result = modern.json<{ result: Tools & { cacheScope: string } }>()
     .result;

@@ -10,8 +10,8 @@ import {
 } from '../fixtures/telemetry-fixtures';
 import { ClientV1 } from '../support/mcp-clients';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ACCEPT_BOTH } from '../support/mcp-http';
-import { modernRequest, postModern } from '../support/modern-mcp';
+import { ACCEPT_BOTH, mcpHttp } from '../support/mcp-http';
+import { modernRequest } from '../support/modern-mcp';
 import { startApp, useApp } from '../support/start-app';
 
 /**
@@ -198,10 +198,10 @@ describe('spans', () => {
     expect(onlySpan('tools/list').attributes).not.toHaveProperty(
       'gen_ai.operation.name',
     );
-    const reply = await postModern(
-      running().baseUrl,
+    const reply = await mcpHttp(running().baseUrl).post(
       modernRequest(1, 'server/discover'),
       ACCEPT_BOTH,
+      { modern: true },
     );
     expect(reply.status).toBe(200);
     expect(onlySpan('server/discover').attributes).toMatchObject({

@@ -7,7 +7,7 @@ import {
   sqliteDriver,
 } from '../../src/database/database.options';
 import { childEnv, finished } from '../support/cli-process';
-import { callTool, resultJson, rpc } from '../support/mcp-http';
+import { resultJson, mcpHttp } from '../support/mcp-http';
 import { startSampleApp, type RunningSample } from '../support/sample-app';
 import { CLI } from '../support/sample-process';
 
@@ -71,18 +71,19 @@ describe('SQLite locked by another connection', () => {
       }, 2000),
     );
     let created = false;
-    const create = callTool(
-      running.baseUrl,
-      'orders_create',
-      { name: 'after the lock', amount: 5 },
-      ALICE,
-    ).finally(() => (created = true));
+    const create = mcpHttp(running.baseUrl)
+      .callTool('orders_create', { name: 'after the lock', amount: 5 }, ALICE)
+      .finally(() => (created = true));
     // The create has begun its transaction and waits for the lock.
     while (!runner.isTransactionActive && locked) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(locked).toBe(true);
-    const ping = await rpc(running.baseUrl, 'ping', undefined, ALICE);
+    const ping = await mcpHttp(running.baseUrl).request(
+      'ping',
+      undefined,
+      ALICE,
+    );
     expect(ping.json()).toMatchObject({ result: {} });
     // Answered while the other connection still holds the database and the
     // create still waits.

@@ -10,7 +10,7 @@ import {
   type RunningFixture,
 } from '../fixtures/unit-of-work-fixtures';
 import { callTool, ClientV1, McpClients } from '../support/mcp-clients';
-import { ACCEPT_BOTH, postMcp, rpcRequest } from '../support/mcp-http';
+import { ACCEPT_BOTH, rpcRequest, mcpHttp } from '../support/mcp-http';
 
 /**
  * The transaction interceptor of @nestops/typeorm in a fixture app, over
@@ -222,8 +222,7 @@ describe.each(DATABASES)('one transaction per call ($name)', (db) => {
   });
 
   it("runs the call in a CLS context, request-scoped instances and transaction that are not the outer HTTP request's", async () => {
-    const response = await postMcp(
-      running.baseUrl,
+    const response = await mcpHttp(running.baseUrl).post(
       rpcRequest(1, 'tools/call', { name: 'rows_inspect', arguments: {} }),
       { ...ACCEPT_BOTH, 'x-outer-transaction': 'open' },
     );
