@@ -28,11 +28,12 @@ describe('mcp: the raw stdin/stdout contract', () => {
     expect(finished.code).toBe(0);
   });
 
-  it('answers a malformed line with its error, a notification with nothing, and goes on', async () => {
+  it('answers a malformed line and a line longer than maxBodySize with their errors, a notification with nothing, and goes on', async () => {
     const session = RawSession.start(CLI, []);
     session.sendLine('{"jsonrpc":"2.0","id":1,"method":');
     session.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     session.sendLine('[]');
+    session.sendLine(`"${'x'.repeat(1024 * 1024 + 10)}"`);
     session.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     expect(await session.answer(2)).toEqual({
       jsonrpc: '2.0',
@@ -50,6 +51,14 @@ describe('mcp: the raw stdin/stdout contract', () => {
         jsonrpc: '2.0',
         id: null,
         error: expect.objectContaining({ code: -32600 }),
+      },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: expect.objectContaining({
+          code: -32600,
+          message: expect.stringMatching(/at most 1048576 bytes/),
+        }),
       },
       { jsonrpc: '2.0', id: 2, result: {} },
     ]);
@@ -115,21 +124,6 @@ describe('mcp: the raw stdin/stdout contract', () => {
     expect(ping).toEqual({ jsonrpc: '2.0', id: 5, result: {} });
   });
 
-  it('refuses a line longer than maxBodySize and reads the next one', async () => {
-    const session = RawSession.start(CLI, []);
-    session.sendLine(`"${'x'.repeat(1024 * 1024 + 10)}"`);
-    session.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
-    await session.answer(3);
-    await session.close();
-    expect(session.answers[0]).toMatchObject({
-      id: null,
-      error: { code: -32600 },
-    });
-    expect((session.answers[0].error as { message: string }).message).toMatch(
-      /at most 1048576 bytes/,
-    );
-  });
-
   it('answers a fast call while a slow one is under way', async () => {
     const session = RawSession.start(FIXTURE, []);
     session.send(call(1, 'timing_wait'));
@@ -164,27 +158,27 @@ describe('mcp: the raw stdin/stdout contract', () => {
     ]);
   });
 
-  it('finishes the calls under way when stdin closes, then exits 0', async () => {
+  it('finishes the calls under way when stdin closes, then exits 0; every log line (Nest, the app, console.log) goes to stderr', async () => {
     const session = RawSession.start(FIXTURE, []);
-    session.send(call(1, 'timing_wait'));
+    session.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    session.send(call(2, 'timing_wait'));
+    await session.answer(1);
     const finished = await session.close();
     expect(finished.code).toBe(0);
     expect(session.answers).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
       expect.objectContaining({
-        id: 1,
+        id: 2,
         result: expect.objectContaining({
           structuredContent: { waited: 1500 },
         }),
       }),
     ]);
-  });
-
-  it('keeps every log line off stdout: Nest, the app and console.log go to stderr', async () => {
-    const session = RawSession.start(FIXTURE, []);
-    session.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    await session.answer(1);
-    const finished = await session.close();
-    expect(finished.stdout).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    expect(finished.stdout.split('\n')).toEqual([
+      '{"jsonrpc":"2.0","id":1,"result":{}}',
+      expect.stringMatching(/^\{"jsonrpc":"2\.0","id":2,"result":/),
+      '',
+    ]);
     expect(finished.stderr).toContain('a banner on stdout');
     expect(finished.stderr).toContain('a warning from the app');
   });
