@@ -1,4 +1,9 @@
-import { Injectable, Module } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Injectable,
+  Module,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -62,6 +67,26 @@ class ImportOperations {
   }
 }
 
+/**
+ * The endpoint's authentication: `Bearer <name>` or `Bearer <name>-<device>`
+ * (any case of the scheme) is the user `<name>`; no header, anonymous.
+ */
+@Injectable()
+class DeviceTokenGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context
+      .switchToHttp()
+      .getRequest<{ headers: { authorization?: string }; user?: object }>();
+    const name = /^bearer\s+([a-z]+)(-[a-z]+)?\s*$/i.exec(
+      request.headers.authorization ?? '',
+    )?.[1];
+    if (name !== undefined) {
+      request.user = { id: name };
+    }
+    return true;
+  }
+}
+
 interface ImportApp extends RunningApp {
   readonly dataSource: DataSource;
   readonly operations: ImportOperations;
@@ -76,9 +101,9 @@ async function startImportApp(
     imports: [
       TypeOrmModule.forRoot(testDataSource(database, [ImportedRow], schema)),
       UnitOfWorkModule.forRoot(),
-      McpModule.forRoot({ serverName: 'imports' }),
+      McpModule.forRoot({ serverName: 'imports', authGuard: DeviceTokenGuard }),
     ],
-    providers: [ImportOperations],
+    providers: [ImportOperations, DeviceTokenGuard],
   })
   class ImportModule {}
   const running = await startApp(ImportModule, { logger: ['error'] });
@@ -252,6 +277,29 @@ describe.each(DATABASES)('cancelling a call ($name)', (db) => {
     await vi.waitFor(async () =>
       expect(await dataSource.getRepository(ImportedRow).count()).toBe(0),
     );
+  });
+
+  it('a 2025 caller is its principal: its notifications/cancelled cancels its call however its credentials are spelled, and with another token of its own', async () => {
+    for (const canceller of ['bearer   alice', 'Bearer alice-laptop']) {
+      const { baseUrl, operations } = running();
+      operations.written = 0;
+      const reply = post2025(baseUrl, importCall(35, 200), 'Bearer alice');
+      await vi.waitFor(() => expect(operations.written).toBeGreaterThan(1));
+
+      const ignored = await post2025(baseUrl, cancelOf(35), 'Bearer mallory');
+      expect(ignored.status).toBe(202);
+      await new Promise((settle) => setTimeout(settle, 60));
+      expect(operations.abortedAt).toBeUndefined();
+
+      const cancel = await post2025(baseUrl, cancelOf(35), canceller);
+      expect(cancel.status).toBe(202);
+      const answer = (await (await reply).json()) as {
+        result: { content: Array<{ text: string }> };
+      };
+      expect(answer.result.content[0].text).toBe(
+        'INTERNAL_CANCELLED_001: The call was cancelled.',
+      );
+    }
   });
 
   it('2025 ids in flight: one reused while its call is under way is served for its own caller, one reused after the answer can be cancelled again', async () => {

@@ -5,7 +5,8 @@ import { MAX_BATCH_SIZE } from '../../mcp.constants.js';
 import type { McpMessage } from '../../protocol/mcp-message.js';
 import type { McpProtocol } from '../../protocol/mcp-protocol.js';
 import type { McpTransport } from '../../protocol/mcp-transport.js';
-import { callerOf, HttpJsonRpc } from './http-json-rpc.js';
+import { defaultPrincipalId } from '../../telemetry/telemetry-options.resolver.js';
+import { HttpJsonRpc } from './http-json-rpc.js';
 
 /**
  * The HTTP JSON-RPC layer between a POST and the protocol layer, over a
@@ -41,7 +42,7 @@ const gate = {
     return refusing;
   },
 } as unknown as PermissionGate;
-const rpc = new HttpJsonRpc(protocol, gate);
+const rpc = new HttpJsonRpc(protocol, defaultPrincipalId, gate);
 
 let server: Server;
 let url: string;
@@ -79,7 +80,7 @@ const request = (id: number, method: string) => ({
 const note = (method: string) => ({ jsonrpc: '2.0', method });
 
 describe('HttpJsonRpc', () => {
-  it('answers a 2025 request 200 with its response; its peer is the Authorization', async () => {
+  it('answers a 2025 request 200 with its response; its peer is its credentials (no principal)', async () => {
     const reply = await post(request(1, 'ping'), { authorization: 'Bearer a' });
     expect(reply).toEqual({
       status: 200,
@@ -87,7 +88,7 @@ describe('HttpJsonRpc', () => {
     });
     expect(received[0].transport).toMatchObject({
       kind: 'http',
-      peer: 'authorization Bearer a',
+      peer: 'credentials bearer a',
     });
   });
 
@@ -170,15 +171,5 @@ describe('HttpJsonRpc', () => {
       });
       expect(received).toHaveLength(0);
     });
-  });
-});
-
-describe('callerOf', () => {
-  it('is the Authorization header when there is one, else the address', () => {
-    expect(callerOf({ authorization: 'ApiKey k' }, '10.0.0.1')).toBe(
-      'authorization ApiKey k',
-    );
-    expect(callerOf({}, '10.0.0.1')).toBe('address 10.0.0.1');
-    expect(callerOf({}, undefined)).toBe('address ');
   });
 });

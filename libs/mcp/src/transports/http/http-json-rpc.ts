@@ -40,6 +40,7 @@ import {
   requestHeadersRefusal,
   versionHeaderRefusal,
 } from './request-headers.js';
+import { callerOf, type PrincipalIdOf } from './http-caller.js';
 
 /**
  * The JSON-RPC content of one POST, moved between HTTP and the protocol
@@ -57,6 +58,8 @@ import {
 export class HttpJsonRpc {
   constructor(
     private readonly protocol: McpProtocol,
+    /** A principal's id, which a 2025 caller's session is keyed by. */
+    private readonly principalId: PrincipalIdOf,
     private readonly gate?: PermissionGate,
   ) {}
 
@@ -101,7 +104,12 @@ export class HttpJsonRpc {
       protocolVersion: version,
       peer:
         classified.revision === '2025'
-          ? callerOf(headers, req.socket.remoteAddress)
+          ? callerOf(
+              caller.principal,
+              this.principalId,
+              headers,
+              req.socket.remoteAddress,
+            )
           : undefined,
       stream,
     };
@@ -170,7 +178,12 @@ export class HttpJsonRpc {
       kind: 'http',
       caller,
       protocolVersion: version,
-      peer: callerOf(req.headers, req.socket.remoteAddress),
+      peer: callerOf(
+        caller.principal,
+        this.principalId,
+        req.headers,
+        req.socket.remoteAddress,
+      ),
       stream: CLOSED_STREAM,
     };
     const responses: JsonRpcResponse[] = [];
@@ -186,22 +199,6 @@ export class HttpJsonRpc {
     }
     sendJsonText(res, 200, answerText(responses));
   }
-}
-
-/**
- * Who a 2025 POST comes from, as far as its session goes (cancelling its
- * calls, its log level, answering the server's requests): its
- * `Authorization` header, else its address, so one caller can never reach
- * another's calls.
- */
-export function callerOf(
-  headers: IncomingHttpHeaders,
-  address: string | undefined,
-): string {
-  const { authorization } = headers;
-  return authorization === undefined
-    ? `address ${address ?? ''}`
-    : `authorization ${authorization}`;
 }
 
 /**

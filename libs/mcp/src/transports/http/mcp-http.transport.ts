@@ -84,6 +84,7 @@ export class McpHttpTransport
   ) {
     this.rpc = new HttpJsonRpc(
       protocol,
+      settings.telemetry.principalId,
       settings.oauth &&
         new PermissionGate(
           catalogue,
