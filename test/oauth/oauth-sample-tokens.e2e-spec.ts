@@ -137,10 +137,11 @@ async function forgedReply(sample: TokenSample) {
   };
 }
 
-/** A REST refusal's status and form, without its message (which says why). */
+/** A REST refusal's status, challenge and form, without its message (which says why). */
 async function restForm(rest: Response) {
   const { statusCode, error } = (await rest.json()) as Record<string, unknown>;
-  return { status: rest.status, statusCode, error };
+  const challenge = rest.headers.get('www-authenticate');
+  return { status: rest.status, challenge, statusCode, error };
 }
 
 describe.each([
@@ -178,7 +179,12 @@ describe.each([
       status: 401,
       challenge: expect.stringMatching(/^Bearer error="invalid_token", /),
     });
-    expect(forged.rest).toMatchObject({ status: 401, statusCode: 401 });
+    // REST answers no challenge in either mode; the same form is kept.
+    expect(forged.rest).toMatchObject({
+      status: 401,
+      challenge: null,
+      statusCode: 401,
+    });
   });
 
   it.each(cases)(
