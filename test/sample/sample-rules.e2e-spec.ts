@@ -201,6 +201,59 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
     });
   });
 
+  describe('REST refuses the text the MCP tools refuse', () => {
+    async function orderCount(): Promise<number> {
+      const [row] = await running().dataSource.query<{ n: number | string }[]>(
+        'SELECT COUNT(*) AS n FROM orders',
+      );
+      return Number(row.n);
+    }
+
+    it.each([
+      ['a NUL', 'a\u0000b', 'name must not contain NUL characters'],
+      [
+        'a lone surrogate',
+        'a\ud800b',
+        'name must be well-formed Unicode (it has a lone surrogate)',
+      ],
+    ])(
+      'POST /orders with %s in name: 400 naming it, as orders_create, nothing written',
+      async (_, name, message) => {
+        const rest = await fetch(`${running().baseUrl}/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: ALICE },
+          body: JSON.stringify({ name, amount: 1 }),
+        });
+        expect(rest.status).toBe(400);
+        expect(await rest.json()).toEqual({
+          statusCode: 400,
+          error: 'Bad Request',
+          message: [message],
+        });
+
+        const mcp = await call('orders_create', { name, amount: 1 });
+        expect(mcp.isError).toBe(true);
+        expect(mcp.content[0].text).toContain(message);
+        expect(await orderCount()).toBe(0);
+      },
+    );
+
+    it('takes a well-formed surrogate pair and stores it as sent', async () => {
+      const name = 'rocket \u{1F680}';
+      const rest = await fetch(`${running().baseUrl}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: ALICE },
+        body: JSON.stringify({ name, amount: 1 }),
+      });
+      expect(rest.status).toBe(201);
+      expect(await rest.json()).toMatchObject({ name });
+      const rows: Array<{ name: string }> = await running().dataSource.query(
+        'SELECT name FROM orders',
+      );
+      expect(rows).toEqual([{ name }]);
+    });
+  });
+
   it(`finds the order whose id is ${INT4_MAX}, the top of the column`, async () => {
     await running().dataSource.query(
       `INSERT INTO orders ("id", "tenantId", "name", "amount") VALUES (${INT4_MAX}, 'default', 'top', 5)`,

@@ -1,4 +1,5 @@
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { KeyObject, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -31,6 +32,11 @@ export interface TokenIssuer {
     claims?: JWTPayload,
     options?: { foreignKey?: boolean; alg?: string },
   ): Promise<string>;
+  /**
+   * `header` and `payload` as they are (base64url JSON), RS256-signed with
+   * the published key: tokens a JWT library would refuse to make.
+   */
+  signRaw(header: object, payload: object): string;
   close(): Promise<void>;
 }
 
@@ -93,6 +99,13 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
           typeof claims.exp === 'number' ? claims.exp : now + 600,
         )
         .sign(options.foreignKey ? foreign.privateKey : keys.privateKey);
+    },
+    signRaw(header, payload) {
+      const input = [header, payload]
+        .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+        .join('.');
+      const key = KeyObject.from(keys.privateKey);
+      return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
     },
     close: () => new Promise<void>((closed) => server.close(() => closed())),
   };
