@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post, Query, UsePipes } from '@nestjs/common';
+import { SafeInputPipe } from '@nestops/operations';
 import { RequirePermissions } from '../auth/require-permissions.decorator';
-import { SafeTextPipe } from '../safe-text.pipe';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { ListOrdersQueryDto } from './dto/list-orders.dto';
 import { OrderListDto } from './dto/order-list.dto';
@@ -9,11 +9,12 @@ import { OrdersService } from './orders.service';
 
 /**
  * The same operations as plain REST routes, behind the same `ApiKeyGuard`;
- * `GET /orders?limit=&cursor=` pages as `orders.list` does. Text with NUL
- * or a lone surrogate is a 400, as the MCP tools refuse it.
+ * `GET /orders?limit=&cursor=` pages as `orders.list` does. The input
+ * rules of the MCP tools hold here too (`SafeInputPipe`): text with NUL or a
+ * lone surrogate is a 400.
  */
 @Controller('orders')
-@UsePipes(SafeTextPipe)
+@UsePipes(SafeInputPipe)
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 

@@ -16,6 +16,7 @@ export type { OperationDefinition } from './interfaces/operation-contract.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';
 export { JSONSchema } from './schema/json-schema.decorator.js';
 export { AllowRawText } from './invocation/input/allow-raw-text.decorator.js';
+export { SafeInputPipe } from './invocation/input/safe-input.pipe.js';
 export { OperationsModule } from './operations.module.js';
 
 // Running a call
