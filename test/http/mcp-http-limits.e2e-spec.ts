@@ -282,6 +282,38 @@ function postExpecting(
   });
 }
 
+/**
+ * The first thing a client with `Expect: 100-continue` and a JSON body of
+ * `length` bytes hears: `continue`, or the status of an answer without it.
+ */
+function firstHeard(
+  baseUrl: string,
+  path: string,
+  length: number,
+): Promise<'continue' | number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}${path}`, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        ...JSON_TYPE,
+        'content-length': length,
+        expect: '100-continue',
+      },
+    });
+    req.on('continue', () => {
+      resolve('continue');
+      req.destroy();
+    });
+    req.on('response', (res) => {
+      resolve(res.statusCode ?? 0);
+      req.destroy();
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
+}
+
 /** curl's status line for a POST of the file `file`, with `Expect` as curl decides or as given. */
 function curlPost(
   url: string,
@@ -400,6 +432,13 @@ describe.each(HTTP_ADAPTERS)(
       );
       expect(outcome.continued).toBe(true);
       expect(outcome.status).toBe(404);
+      // Over the limit too: Node's 100 first, whatever the app answers then.
+      expect(await firstHeard(running().baseUrl, '/elsewhere', THREE_MIB)).toBe(
+        'continue',
+      );
+      expect(await firstHeard(running().baseUrl, '/mcp/', THREE_MIB)).toBe(
+        'continue',
+      );
     });
 
     it('without Expect, 3 MiB on a raw socket, six times over: sent whole without a reset, the 413 read, nothing runs', async () => {
