@@ -9,7 +9,10 @@ import type {
   ExpressAdapter,
   NestExpressApplication,
 } from '@nestjs/platform-express';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type {
+  FastifyAdapter,
+  NestFastifyApplication,
+} from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -38,6 +41,8 @@ export interface CreateOptions {
   readonly adapter?: ExpressAdapter;
   /** The HTTP adapter: `express` (the default) or `fastify`. */
   readonly on?: HttpAdapterName;
+  /** With `on: 'fastify'`: the options given to `FastifyAdapter`. */
+  readonly fastify?: ConstructorParameters<typeof FastifyAdapter>[0];
 }
 
 export interface StartOptions<
@@ -76,7 +81,7 @@ export async function createApp(
     const { FastifyAdapter } = await import('@nestjs/platform-fastify');
     return NestFactory.create<NestFastifyApplication>(
       module,
-      new FastifyAdapter(),
+      new FastifyAdapter(options.fastify),
       config,
     );
   }

@@ -18,6 +18,28 @@ export function sendProblem(
   );
 }
 
+/**
+ * `sendProblem`, with the answer written in full at once but the response
+ * ended by `end` (given `res`), e.g. once the request's body is drained.
+ */
+export function sendProblemThenEnd(
+  res: ServerResponse,
+  status: number,
+  title: string,
+  detail: string,
+  headers: Readonly<Record<string, string>>,
+  end: (res: ServerResponse) => void,
+): void {
+  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.write(body);
+  end(res);
+}
+
 export function sendJson(
   res: ServerResponse,
   status: number,

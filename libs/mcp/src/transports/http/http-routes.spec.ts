@@ -110,6 +110,25 @@ describe.each(ADAPTERS)('serveRoutes on %s', (name, createAdapter) => {
     },
   );
 
+  it.each([
+    ['POST', '/mcp/'],
+    ['POST', '/MCP'],
+    ['GET', '/Ready'],
+    ['GET', '/meta/'],
+  ])(
+    'takes each path exactly: %s %s is not routed (404)',
+    async (method, path) => {
+      expect(await send(port, method, path)).toMatchObject({ status: 404 });
+    },
+  );
+
+  it('takes a path with a query', async () => {
+    expect(await send(port, 'POST', '/mcp?x=/mcp/')).toEqual({
+      status: 200,
+      body: '"posted"',
+    });
+  });
+
   it('serves no other method at the path of an OPTIONS route', async () => {
     for (const method of ['POST', 'DELETE']) {
       expect(await send(port, method, '/meta')).toMatchObject({ status: 404 });

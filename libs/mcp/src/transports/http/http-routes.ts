@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { ServerResponse } from 'node:http';
+import { targetPath } from './expect-continue.js';
 import { sendProblem } from './http-problem.js';
 import type { BodyRequest, Next } from './request-body.reader.js';
 
@@ -76,7 +77,10 @@ export const HTTP_ADAPTER_TYPES = ['express', 'fastify'] as const;
  * the endpoint reads from the stream itself; the reply is hijacked, so
  * Fastify's own handling of it ends there, and a request whose serving
  * throws is logged to `logger` and answered here (see `failed`); on
- * Express, the error goes to the app's error handler.
+ * Express, the error goes to the app's error handler. Each route takes its
+ * path exactly, as Fastify's router does by default: on Express, whose
+ * router also takes `/mcp/` and `/MCP` for `/mcp`, those go on to the
+ * app's routes (its `404`).
  */
 export function serveRoutes(
   adapter: AbstractHttpAdapter,
@@ -107,9 +111,9 @@ export function serveRoutes(
   }
   const express = adapter.getInstance<ExpressLike>();
   for (const { method, path, serve } of routes) {
-    const handler: ExpressHandler = (req, res, next) => {
+    const handler = exactly(path, (req, res, next) => {
       Promise.resolve(serve(req, res, req, res)).catch(next);
-    };
+    });
     switch (method) {
       case 'GET':
         express.get(path, handler);
@@ -124,6 +128,15 @@ export function serveRoutes(
         express.all(path, handler);
     }
   }
+}
+
+/**
+ * An Express handler for `path` that passes every request whose target is
+ * another spelling of it (a trailing slash, other letter case) on.
+ */
+export function exactly(path: string, handler: ExpressHandler): ExpressHandler {
+  return (req, res, next) =>
+    targetPath(req) === path ? handler(req, res, next) : next();
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import { type AbstractHttpAdapter, HttpAdapterHost } from '@nestjs/core';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../../options/mcp-settings.js';
 import { McpProtocol } from '../../protocol/mcp-protocol.js';
@@ -16,7 +16,13 @@ import { MCP_SERVING, type McpServing } from '../../lifecycle/serving.port.js';
 import type { McpOAuthSettings } from '../../auth/oauth-options.resolver.js';
 import { ProtectedResource } from '../../auth/protected-resource.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
-import { sendJson, sendJsonText, sendProblem } from './http-problem.js';
+import {
+  sendJson,
+  sendJsonText,
+  sendProblem,
+  sendProblemThenEnd,
+} from './http-problem.js';
+import { answerExpectContinue, targetPath } from './expect-continue.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
 import { isOriginAllowed } from './origin.policy.js';
 import {
@@ -29,10 +35,14 @@ import {
   BodyTooLargeError,
   bodyMessage,
   bodyReader,
+  declaresTooLarge,
+  drainBound,
+  endAfterBody,
   isJsonRequest,
 } from './request-body.reader.js';
 import {
   type ExpressLike,
+  exactly,
   HTTP_ADAPTER_TYPES,
   type HttpRoute,
   serveRoutes,
@@ -99,7 +109,12 @@ export class McpHttpTransport
     adapterHost.init$.subscribe(() =>
       this.express()?.post(
         settings.path,
-        bodyReader(settings.maxBodySize, (res) => this.tooLarge(res)),
+        exactly(
+          settings.path,
+          bodyReader(settings.maxBodySize, (req, res) =>
+            this.tooLarge(req, res),
+          ),
+        ),
       ),
     );
   }
@@ -145,6 +160,16 @@ export class McpHttpTransport
       },
     );
     serveRoutes(adapter, routes, this.logger);
+    // A body declared over the limit is refused before `100 Continue`, so
+    // its client never sends it; Nest creates the server with the app.
+    answerExpectContinue(
+      adapter.getHttpServer() as Server,
+      (req) =>
+        req.method === 'POST' &&
+        targetPath(req) === path &&
+        declaresTooLarge(req, this.settings.maxBodySize),
+      (req, res) => this.tooLarge(req, res, (refused) => refused.end()),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -229,7 +254,7 @@ export class McpHttpTransport
       message = await bodyMessage(req, this.settings.maxBodySize);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
-        return this.tooLarge(res);
+        return this.tooLarge(req, res);
       }
       if (error instanceof McpProtocolError) {
         return sendJson(res, 400, error.toResponse(null));
@@ -278,13 +303,23 @@ export class McpHttpTransport
     return this.open && (this.serving?.isReady() ?? true);
   }
 
-  private tooLarge(res: ServerResponse): void {
-    sendProblem(
+  /**
+   * Answers `413` and closes the connection; by default once the rest of
+   * the body is read (up to a bound), so a client still sending reads it.
+   */
+  private tooLarge(
+    req: IncomingMessage,
+    res: ServerResponse,
+    end = (answered: ServerResponse) =>
+      endAfterBody(req, answered, drainBound(this.settings.maxBodySize)),
+  ): void {
+    sendProblemThenEnd(
       res,
       413,
       'Content Too Large',
       `The body exceeds ${this.settings.maxBodySize} bytes.`,
       { Connection: 'close' },
+      end,
     );
   }
 

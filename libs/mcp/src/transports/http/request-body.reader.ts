@@ -15,6 +15,65 @@ export type Next = (error?: unknown) => void;
 
 export class BodyTooLargeError extends Error {}
 
+/** How long the rest of a refused body is read before its connection closes. */
+const DRAIN_MS = 5_000;
+/** The least a refused body's drain reads: 1 MiB. */
+const DRAIN_FLOOR = 1_048_576;
+
+/**
+ * How much of a body refused under `limit` is read, in all, before its
+ * connection closes: four times the limit, at least 1 MiB.
+ */
+export function drainBound(limit: number): number {
+  return Math.max(4 * limit, DRAIN_FLOOR);
+}
+
+/**
+ * Ends `res`, whose answer is written in full, once the rest of `req`'s
+ * body has been read (at most `bound` bytes, declared or counted, within
+ * 5 s), so that a client still sending reads the answer before the
+ * connection closes rather than a reset; at once when no body is coming.
+ */
+export function endAfterBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bound: number,
+): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (req.complete || req.readableEnded || req.destroyed || declared > bound) {
+    res.end();
+    return;
+  }
+  let read = 0;
+  const done = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('close', done);
+    res.end();
+  };
+  const onData = (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > bound) done();
+  };
+  const timer = setTimeout(done, DRAIN_MS);
+  timer.unref();
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('close', done);
+  req.resume();
+}
+
+/**
+ * Whether `req` declares a JSON body whose `Content-Length` is over
+ * `limit`: refused before it is sent (see `answerExpectContinue`).
+ */
+export function declaresTooLarge(req: IncomingMessage, limit: number): boolean {
+  return (
+    isJsonRequest(req) && Number(req.headers['content-length'] ?? 0) > limit
+  );
+}
+
 export function isJsonRequest(req: IncomingMessage): boolean {
   return /^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '');
 }
@@ -28,7 +87,7 @@ export function isJsonRequest(req: IncomingMessage): boolean {
  */
 export function bodyReader(
   limit: number,
-  tooLarge: (res: ServerResponse) => void,
+  tooLarge: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: BodyRequest, res: ServerResponse, next: Next) => void {
   return (req, res, next) => {
     if (!isJsonRequest(req) || BODY in req || req.readableEnded) {
@@ -40,7 +99,7 @@ export function bodyReader(
         next();
       },
       (error: unknown) =>
-        error instanceof BodyTooLargeError ? tooLarge(res) : next(error),
+        error instanceof BodyTooLargeError ? tooLarge(req, res) : next(error),
     );
   };
 }
