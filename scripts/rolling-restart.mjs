@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // Two instances of the sample (`node dist/src/main.js`, built by `npm run
 // build`) on one PostgreSQL database, behind nginx on 127.0.0.1, restarted
-// one after the other (SIGTERM, wait for the exit, start again, wait for
-// `GET /ready`) while MCP SDK clients (`@modelcontextprotocol/sdk`, Streamable
-// HTTP) call `orders_create` through nginx. Then it counts the writes the
-// clients saw acknowledged, the rows in the database and the errors the
-// clients saw, prints
+// one after the other, ROLLING_ROUNDS times each (SIGTERM, wait for the exit,
+// start again, wait for `GET /ready`) while MCP SDK clients
+// (`@modelcontextprotocol/sdk`, Streamable HTTP) call `orders_create` through
+// nginx. Then it counts the writes the clients saw acknowledged, the rows in
+// the database, the errors the clients saw and nginx's 502s, prints
 //   rolling restart: N writes acknowledged, 0 lost, 0 client-visible errors
-// and exits 1 on any lost write or client-visible error.
+// and exits 1 on any lost write, client-visible error or 502.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/db node scripts/rolling-restart.mjs
 //
-// Options (environment): ROLLING_CLIENTS (20), ROLLING_DRAIN_DELAY (the
-// instances' SHUTDOWN_DRAIN_DELAY, 1000 ms), NGINX (the nginx binary,
-// `nginx` on PATH or /usr/sbin/nginx). The run uses a schema of its own,
+// Options (environment): ROLLING_CLIENTS (20), ROLLING_ROUNDS (3),
+// ROLLING_DRAIN_DELAY (the instances' SHUTDOWN_DRAIN_DELAY, 1000 ms), NGINX
+// (the nginx binary, `nginx` on PATH or /usr/sbin/nginx). The run uses a schema of its own,
 // dropped at the end, and a temporary directory for nginx's configuration
 // and logs (printed when the run fails).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -41,6 +41,8 @@ const MAIN = join(ROOT, 'dist/src/main.js');
 const DATABASE_URL = process.env.DATABASE_URL;
 const CLIENTS = Number(process.env.ROLLING_CLIENTS ?? 20);
 const DRAIN_DELAY = process.env.ROLLING_DRAIN_DELAY ?? '1000';
+/** How many times each instance is restarted. */
+const ROUNDS = Number(process.env.ROLLING_ROUNDS ?? 3);
 /** nginx's `fail_timeout`: how long a server that refused a connection is left out. */
 const FAIL_TIMEOUT_S = 1;
 // A tenant of the API key's caller (the sample's dev-alice-key).
@@ -262,25 +264,26 @@ try {
   );
   await sleep(1_000);
   const restarts = [];
-  for (const [slot, instance] of instances.entries()) {
-    const before = tally.acknowledged.length;
-    const signalledAt = performance.now();
-    instance.child.kill('SIGTERM');
-    const exit = await instance.exited;
-    const exitMs = performance.now() - signalledAt;
-    if (exit.code !== 0)
-      throw new Error(
-        `instance on ${instance.port} exited ${JSON.stringify(exit)}`,
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [slot, instance] of instances.entries()) {
+      const before = tally.acknowledged.length;
+      const signalledAt = performance.now();
+      instance.child.kill('SIGTERM');
+      const exit = await instance.exited;
+      const exitMs = performance.now() - signalledAt;
+      if (exit.code !== 0)
+        throw new Error(
+          `instance on ${instance.port} exited ${JSON.stringify(exit)}`,
+        );
+      instances[slot] = await startInstance(instance.port, schema, log);
+      await waitReady(instance.port);
+      restarts.push(
+        `instance on ${instance.port}: exit 0 ${exitMs.toFixed(0)} ms after SIGTERM, ready again; ` +
+          `${tally.acknowledged.length - before} writes acknowledged meanwhile`,
       );
-    instances[slot] = await startInstance(instance.port, schema, log);
-    await waitReady(instance.port);
-    restarts.push(
-      `instance on ${instance.port}: exit 0 ${exitMs.toFixed(0)} ms after SIGTERM, ready again; ` +
-        `${tally.acknowledged.length - before} writes acknowledged meanwhile`,
-    );
-    // Long enough for nginx to send it work again before the next one leaves.
-    await sleep(FAIL_TIMEOUT_S * 1_000 + 1_000);
-  }
+      // Long enough for nginx to send it work again before the next one leaves.
+      await sleep(FAIL_TIMEOUT_S * 1_000 + 1_000);
+    }
   stop = true;
   await Promise.all(loops);
 
@@ -293,11 +296,21 @@ try {
   const resets = readFileSync(join(dir, 'error.log'), 'utf8')
     .split('\n')
     .filter((line) => /reset by peer|prematurely closed/.test(line));
+  // Every answer nginx gave, by status: a 502 is a write the client may retry.
+  const statuses = new Map();
+  for (const line of readFileSync(join(dir, 'access.log'), 'utf8').split(
+    '\n',
+  )) {
+    const status = /" (\d{3}) /.exec(line)?.[1];
+    if (status) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  }
+  const badGateway = statuses.get('502') ?? 0;
   restarts.forEach((line) => console.log(`  ${line}`));
   console.log(
     `rolling restart: ${tally.acknowledged.length} writes acknowledged, ${lost.length} lost, ` +
       `${tally.errors.length} client-visible errors (${CLIENTS} SDK clients, ${stored.size} rows; ` +
-      `nginx logged ${resets.length} upstream resets)`,
+      `nginx logged ${resets.length} upstream resets; ${restarts.length} restarts, ` +
+      `${badGateway} answered 502)`,
   );
   if (tally.errors.length > 0) {
     console.log(
@@ -308,6 +321,7 @@ try {
     );
   }
   failed =
+    badGateway > 0 ||
     lost.length > 0 ||
     tally.errors.length > 0 ||
     tally.acknowledged.length === 0;

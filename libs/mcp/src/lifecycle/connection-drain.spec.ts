@@ -124,6 +124,38 @@ describe('ConnectionDrain', () => {
     }
   });
 
+  it('never runs a request that reaches a connection after the drain closed it (its answer could not be sent)', async () => {
+    let ran = 0;
+    const server = createServer((_req, res) => {
+      ran += 1;
+      res.end('ok');
+    });
+    server.keepAliveTimeout = 60_000;
+    const drain = new ConnectionDrain(server);
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    const { port } = server.address() as AddressInfo;
+    // A client that goes on writing after the server's FIN, as a proxy
+    // whose request crossed it does.
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const reader = readerOf(socket);
+    try {
+      socket.write(GET);
+      await reader.next();
+      const left = drain.leave(0, 60_000);
+      expect(await reader.ended).toBe('end');
+      socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+      await sleep(200);
+      expect(ran).toBe(1);
+      socket.destroy();
+      await left;
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+    }
+  });
+
   it.each([
     ['the keepAliveTimeout', 4_000],
     ["Node's default keepAliveTimeout where the server set none", 0],

@@ -35,11 +35,13 @@ interface Use {
  * including one whose next request has arrived but not been read yet (the
  * event loop was busy with the shutdown): the kernel answers the unread
  * bytes with a reset, and the client, or the proxy in front, sees
- * `ECONNRESET`. So here that call closes a connection (`end()`, no reset)
+ * `ECONNRESET`. So here that call closes a connection (with nothing unread, no reset)
  * only once no answer is under way on it, it has been idle long enough (a
  * client that sends request after request is answered, with `Connection:
  * close`, instead), and the event loop has polled its sockets since: what
  * had arrived is then read and parsed, and the connection no longer idle.
+ * It is destroyed, not ended: a request that crosses a half-close would
+ * still be run, its answer lost.
  *
  * Long enough is `IDLE_BEFORE_CLOSE` ms without a drain delay, and the
  * server's `keepAliveTimeout` (Node's 5 s) with one. A balancer keeps idle
@@ -190,9 +192,11 @@ export class ConnectionDrain {
         return;
       }
       // Bytes read but not parsed yet (a paused socket) are a request
-      // coming, answered, then checked again.
+      // coming, answered, then checked again. Destroyed, not ended: Node
+      // would still run a request that crossed an `end()`'s FIN, and its
+      // answer could not be sent (a proxy's 502 for a committed write).
       if (socket.readableLength === 0) {
-        socket.end();
+        socket.destroy();
       }
     });
   }
