@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule, McpServerLifecycleModule } from '@nestops/mcp';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createServer } from 'node:http';
+import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   HttpAddressDto,
@@ -791,14 +791,19 @@ describe('MCP readiness', () => {
     });
   }
 
-  /** Shutdown hooks run once the server has let go of every connection. */
+  /**
+   * Shutdown hooks run once the server has let go of every connection: a
+   * new one is refused (on a connection of its own, not one fetch pooled).
+   */
   async function expectNoConnection(baseUrl: string): Promise<void> {
-    const refused = await mcpHttp(baseUrl)
-      .post(rpcRequest(1, 'tools/list'))
-      .then(
-        () => 'answered',
-        (error: Error) => String((error.cause as { code?: unknown })?.code),
-      );
+    const refused = await sendExact(baseUrl, {
+      headers: JSON_TYPE,
+      body: JSON.stringify(rpcRequest(1, 'tools/list')),
+      agent: new Agent({ keepAlive: false }),
+    }).then(
+      () => 'answered',
+      (error: NodeJS.ErrnoException) => String(error.code),
+    );
     expect(refused).toBe('ECONNREFUSED');
   }
 
