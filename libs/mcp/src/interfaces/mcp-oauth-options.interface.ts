@@ -57,7 +57,10 @@ export interface McpOAuthOptions {
    *
    * The verifier checks the token's signature against the authorization
    * server's JWKS (fetched from its metadata and cached), `iss`, `aud`
-   * naming this resource, `exp` and `nbf`, and an algorithm allow-list. The
+   * naming this resource, `exp` (required) and `nbf`, an algorithm
+   * allow-list, and the types of the registered claims (`sub` a non-empty
+   * string, `aud` a string or strings, `exp`, `nbf`, `iat` numbers, `scope`
+   * a string, `scp` a string or strings; any other: `401`). The
    * token's scopes, and the claims named here, become the principal's
    * permissions.
    */
