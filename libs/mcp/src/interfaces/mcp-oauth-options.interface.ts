@@ -45,8 +45,11 @@ export interface McpOAuthOptions {
    */
   stepUp?: boolean;
   /**
-   * The scopes that grant a permission. Default: the permission itself
-   * (`orders.write` is granted by the scope `orders.write`).
+   * The scopes that grant a permission, all of them needed. Default: the
+   * permission itself (`orders.write` is granted by the scope
+   * `orders.write`). An empty list means no scope grants it (never
+   * "anyone"): only a scope or permission claim naming the permission
+   * itself gives it, and `scopes_supported` leaves it out.
    */
   scopesOf?: (permission: string) => readonly string[];
   /**
