@@ -29,7 +29,7 @@ const REFUSED = `Bearer error="invalid_token", resource_metadata="${METADATA_URL
 /**
  * `rules.read` (no permission), `rules.write` (`notes.write`),
  * `rules.purge` (`notes.admin`) and `rules.move` (both): each records
- * that it ran.
+ * that it ran; `rules.export` (`notes.export`), not on MCP.
  */
 @Injectable()
 class RulesNotesService {
@@ -59,6 +59,16 @@ class RulesNotesService {
   purge(): { purged: true } {
     RulesNotesService.ran.push('purge');
     return { purged: true };
+  }
+
+  @Operation({
+    id: 'rules.export',
+    permission: 'notes.export',
+    expose: ['cli'],
+    description: 'Exports, from the command line only.',
+  })
+  export(): { exported: true } {
+    return { exported: true };
   }
 
   @Operation({
@@ -246,7 +256,7 @@ describe('scopesOf', () => {
     expect(RulesNotesService.ran).toEqual([]);
   });
 
-  it('leaves it out of scopes_supported', async () => {
+  it('leaves it, and the permissions of operations not on MCP, out of scopes_supported', async () => {
     const response = await fetch(
       `${app.baseUrl}/.well-known/oauth-protected-resource`,
     );
@@ -405,5 +415,70 @@ describe("the app guard's principal", () => {
       expect(reply.json()).toMatchObject({ status: 401 });
     }
     expect(RulesNotesService.ran).toEqual([]);
+  });
+});
+
+describe('the verifier, further', () => {
+  it('reads the permissions of the claims named by jwt.permissionClaims', async () => {
+    const app = await start(
+      issuer.issuer,
+      { jwt: { permissionClaims: ['roles', 'groups'] } },
+      {},
+      RulesNotesService,
+    );
+    const token = await issuer.token('dave', '', {
+      roles: ['notes.write', 7],
+      groups: 'notes.admin profile',
+    });
+
+    for (const tool of ['rules_write', 'rules_purge', 'rules_move']) {
+      const reply = await mcpHttp(app.baseUrl).post(call(tool), bearer(token));
+      expect(reply.json().result).not.toHaveProperty('isError');
+    }
+    expect(RulesNotesService.ran).toEqual(['write', 'purge', 'move']);
+  });
+
+  it('looks the keys up again once a failed lookup is over: a failure is not cached', async () => {
+    const recovering = await startTokenIssuer(NOTES_RESOURCE);
+    try {
+      recovering.metadataIssuer = 'https://elsewhere.example.test';
+      const app = await start(recovering.issuer, {}, {}, RulesNotesService);
+      const token = await recovering.token('erin', 'notes.write');
+      const post = () =>
+        mcpHttp(app.baseUrl).post(call('rules_write'), bearer(token));
+
+      expect((await post()).status).toBe(500);
+      recovering.metadataIssuer = undefined;
+      const reply = await post();
+
+      expect(reply.json().result).toMatchObject({
+        structuredContent: { written: true },
+      });
+    } finally {
+      await recovering.close();
+    }
+  });
+
+  it("serves the metadata at the resource's own path when it differs from the endpoint's", async () => {
+    const app = await start(
+      issuer.issuer,
+      { resource: 'https://notes.example.test/api/notes' },
+      {},
+      RulesNotesService,
+    );
+
+    for (const path of ['/api/notes', '/mcp', '']) {
+      const response = await fetch(
+        `${app.baseUrl}/.well-known/oauth-protected-resource${path}`,
+      );
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({
+        resource: 'https://notes.example.test/api/notes',
+      });
+    }
+    const challenge = await mcpHttp(app.baseUrl).post(LIST);
+    expect(challenge.header('www-authenticate')).toBe(
+      'Bearer resource_metadata="https://notes.example.test/.well-known/oauth-protected-resource/api/notes"',
+    );
   });
 });
