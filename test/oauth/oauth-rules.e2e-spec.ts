@@ -481,4 +481,28 @@ describe('the verifier, further', () => {
       'Bearer resource_metadata="https://notes.example.test/.well-known/oauth-protected-resource/api/notes"',
     );
   });
+
+  it('answers within a bounded wait when the JWKS endpoint hangs: a 500, not a hung call', async () => {
+    const hanging = await startTokenIssuer(NOTES_RESOURCE);
+    try {
+      hanging.hangKeys = true;
+      const app = await start(hanging.issuer, {}, {}, RulesNotesService);
+      const token = await hanging.token('frank', 'notes.write');
+      const started = Date.now();
+
+      const reply = await mcpHttp(app.baseUrl).post(
+        call('rules_write'),
+        bearer(token),
+      );
+
+      expect(reply.status).toBe(500);
+      expect(reply.json()).toMatchObject({
+        detail: expect.stringContaining('The credentials could not be checked'),
+      });
+      expect(Date.now() - started).toBeLessThan(9_000);
+      expect(RulesNotesService.ran).toEqual([]);
+    } finally {
+      await hanging.close();
+    }
+  }, 15_000);
 });

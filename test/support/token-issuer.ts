@@ -35,6 +35,8 @@ export interface TokenIssuer {
   ): Promise<string>;
   /** The `issuer` its metadata names from now on (RFC 8414 mix-up); default its own. */
   metadataIssuer?: string;
+  /** While true, a request for its JWKS is never answered. */
+  hangKeys?: boolean;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,9 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
           token_endpoint: `${issuer}/token`,
           response_types_supported: ['code'],
         });
+      }
+      if (req.url === '/jwks' && server.hangKeys) {
+        return;
       }
       if (req.url === '/jwks') {
         return send({ keys: [publicJwk] });
@@ -105,7 +110,11 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
         })
         .sign(options.foreignKey ? foreign.privateKey : keys.privateKey);
     },
-    close: () => new Promise<void>((closed) => http.close(() => closed())),
+    close: () =>
+      new Promise<void>((closed) => {
+        http.close(() => closed());
+        http.closeAllConnections();
+      }),
   };
   return server;
 }
