@@ -42,6 +42,8 @@ export const MUTATION_GROUPS = {
       'test/http/response-stream.e2e-spec.ts',
       'test/oauth/oauth-resource.e2e-spec.ts',
       'test/oauth/oauth-step-up.e2e-spec.ts',
+      'test/oauth/oauth-rules.e2e-spec.ts',
+      'test/oauth/oauth-claims.e2e-spec.ts',
       'test/lifecycle/shutdown-drain.e2e-spec.ts',
       'test/lifecycle/mcp-server-lifecycle.e2e-spec.ts',
       'test/protocol/server-requests.e2e-spec.ts',

@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { KeyObject, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,14 +22,16 @@ export interface TokenIssuer {
   readonly issuer: string;
   readonly requests: readonly IssuerRequest[];
   /**
-   * A signed access token for `sub`: `aud`, `iss`, `exp` of a valid token
-   * unless `claims` says otherwise; `foreignKey` signs it with a key the
-   * JWKS lacks (under the same `kid`).
+   * A signed access token for `sub`: `aud`, `iss`, `iat`, `exp` of a valid
+   * token unless `claims` says otherwise (any value, of any type, as
+   * given; `undefined` leaves the claim out); `foreignKey` signs it with a
+   * key the JWKS lacks (under the same `kid`), `alg` with another
+   * algorithm of the issuer's RSA key.
    */
   token(
     sub: string,
     scope: string,
-    claims?: JWTPayload,
+    claims?: Record<string, unknown>,
     options?: { foreignKey?: boolean; alg?: string },
   ): Promise<string>;
   /**
@@ -37,6 +39,10 @@ export interface TokenIssuer {
    * the published key: tokens a JWT library would refuse to make.
    */
   signRaw(header: object, payload: object): string;
+  /** The `issuer` its metadata names from now on (RFC 8414 mix-up); default its own. */
+  metadataIssuer?: string;
+  /** While true, a request for its JWKS is never answered. */
+  hangKeys?: boolean;
   close(): Promise<void>;
 }
 
@@ -51,7 +57,7 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
   };
   const requests: IssuerRequest[] = [];
   let issuer = '';
-  const server: Server = createServer((req, res) => {
+  const http: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
       requests.push({
         method: req.method ?? '',
@@ -65,12 +71,15 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
       };
       if (req.url === '/.well-known/oauth-authorization-server') {
         return send({
-          issuer,
+          issuer: server.metadataIssuer ?? issuer,
           jwks_uri: `${issuer}/jwks`,
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
           response_types_supported: ['code'],
         });
+      }
+      if (req.url === '/jwks' && server.hangKeys) {
+        return;
       }
       if (req.url === '/jwks') {
         return send({ keys: [publicJwk] });
@@ -78,26 +87,33 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
       res.writeHead(404).end();
     });
   });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  await new Promise<void>((ready) => http.listen(0, '127.0.0.1', ready));
+  issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const server: TokenIssuer = {
     issuer,
     requests,
     async token(sub, scope, claims = {}, options = {}) {
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ scope, ...claims })
+      const payload: Record<string, unknown> = {
+        scope,
+        sub,
+        iss: issuer,
+        aud: audience,
+        iat: now,
+        exp: now + 600,
+        ...claims,
+      };
+      for (const [name, value] of Object.entries(payload)) {
+        if (value === undefined) {
+          delete payload[name];
+        }
+      }
+      return new SignJWT(payload)
         .setProtectedHeader({
           alg: options.alg ?? 'RS256',
           kid: 'k1',
           typ: 'at+jwt',
         })
-        .setSubject(sub)
-        .setIssuer(typeof claims.iss === 'string' ? claims.iss : issuer)
-        .setAudience(claims.aud ?? audience)
-        .setIssuedAt(now)
-        .setExpirationTime(
-          typeof claims.exp === 'number' ? claims.exp : now + 600,
-        )
         .sign(options.foreignKey ? foreign.privateKey : keys.privateKey);
     },
     signRaw(header, payload) {
@@ -107,8 +123,13 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
       const key = KeyObject.from(keys.privateKey);
       return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
     },
-    close: () => new Promise<void>((closed) => server.close(() => closed())),
+    close: () =>
+      new Promise<void>((closed) => {
+        http.close(() => closed());
+        http.closeAllConnections();
+      }),
   };
+  return server;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

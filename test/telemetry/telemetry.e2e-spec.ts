@@ -346,6 +346,28 @@ describe('audit events', () => {
     expect(audit.events[3].durationMs).toBeGreaterThanOrEqual(250);
   });
 
+  it('a malformed X-Tenant-Id never reaches the event of a call refused before it runs', async () => {
+    const malformed = await client({
+      authorization: TELEMETRY_TOKEN,
+      'x-tenant-id': 'acme corp',
+    });
+    await expect(
+      malformed.callTool({ name: 'no_such_tool', arguments: {} }),
+    ).rejects.toThrow();
+    await malformed.callTool({ name: 'notes_purge', arguments: {} });
+    await malformed.callTool({ name: 'notes_add', arguments: { text: 'x' } });
+    await malformed.close();
+
+    expect(
+      audit.events.map(({ tool, tenant, outcome }) => [tool, tenant, outcome]),
+    ).toEqual([
+      ['no_such_tool', null, 'PROTOCOLS_NOTFOUND_002'],
+      ['notes_purge', null, 'VALIDATION_INVALID_001'],
+      ['notes_add', null, 'VALIDATION_INVALID_001'],
+    ]);
+    expect(JSON.stringify(audit.events)).not.toContain('acme corp');
+  });
+
   it('a protocol error and an anonymous caller: the code, nulls where nothing is known', async () => {
     const anonymous = await client();
     await expect(

@@ -39,8 +39,10 @@ export interface McpTokenPrincipal {
  * The ready verifier of JWT access tokens (the `oauth.jwt` option), as a
  * guard: `Authorization: Bearer <jwt>` is verified with `jose` (signature
  * against the issuer's JWKS, fetched and cached; `iss`; `aud` naming the
- * resource; `exp`, `nbf`; the algorithm allow-list) and sets
- * `request.user` to a `McpTokenPrincipal`. A token it refuses throws
+ * resource; `exp` (required), `nbf`; the algorithm allow-list; the types
+ * of the registered claims: `sub` a non-empty string, `scope` a string,
+ * `scp` a string or a list of strings...) and sets `request.user` to a
+ * `McpTokenPrincipal`. A token it refuses throws
  * `UnauthorizedException` (at the endpoint: `401 invalid_token`). No
  * header: anonymous. The token goes nowhere: only the issuer's metadata and
  * keys are fetched.
@@ -108,13 +110,16 @@ export class McpJwtGuard implements CanActivate {
       }
       throw error;
     }
+    if (!hasClaimTypes(payload)) {
+      throw new UnauthorizedException('The access token is not valid.');
+    }
     const scopes = scopesOf(payload);
     const extra = jwt.permissionClaims.flatMap((claim) =>
       listOf(payload[claim]),
     );
     const { scopesOf: scopesOfPermission } = this.oauthSettings();
     return Object.freeze({
-      id: String(payload.sub),
+      id: payload.sub,
       scopes: Object.freeze(scopes),
       permissions: Object.freeze(
         grantedPermissions(
@@ -185,6 +190,47 @@ function isKeyFetchFailure(
     error instanceof errors.JWKSInvalid ||
     error.code === 'ERR_JOSE_GENERIC'
   );
+}
+
+/** A payload whose registered claims have the types RFC 7519 and RFC 9068 give them. */
+type TypedPayload = JWTPayload & { readonly sub: string };
+
+/**
+ * Whether each registered claim the token has is of its type: `sub` a
+ * non-empty string, `iss` a string, `aud` a string or a list of strings,
+ * `exp`, `nbf`, `iat` numbers, `scope` a string, `scp` a string or a list
+ * of strings. A token the issuer signed with other types is refused rather
+ * than read (`String({})` is `[object Object]`).
+ */
+function hasClaimTypes(payload: JWTPayload): payload is TypedPayload {
+  const { sub, iss, aud, exp, nbf, iat, scope, scp } = payload;
+  return (
+    typeof sub === 'string' &&
+    sub !== '' &&
+    optional(iss, isString) &&
+    optional(aud, isStringOrStrings) &&
+    optional(exp, isNumber) &&
+    optional(nbf, isNumber) &&
+    optional(iat, isNumber) &&
+    optional(scope, isString) &&
+    optional(scp, isStringOrStrings)
+  );
+}
+
+function optional(value: unknown, is: (value: unknown) => boolean): boolean {
+  return value === undefined || is(value);
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isNumber(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isStringOrStrings(value: unknown): boolean {
+  return isString(value) || (Array.isArray(value) && value.every(isString));
 }
 
 /** The scopes of `scope` (RFC 9068: space-separated) or `scp` (a list or a string). */

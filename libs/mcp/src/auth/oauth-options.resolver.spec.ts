@@ -122,10 +122,6 @@ describe('resolveMcpOptions: oauth', () => {
     ['oauth.jwt.jwksUri', { oauth: { ...BASE, jwt: { jwksUri: 'keys' } } }],
     ['oauth.jwt.algorithms', { oauth: { ...BASE, jwt: { algorithms: [] } } }],
     [
-      'oauth.jwt.algorithms',
-      { oauth: { ...BASE, jwt: { algorithms: ['none'] } } },
-    ],
-    [
       'oauth.jwt.permissionClaims',
       { oauth: { ...BASE, jwt: { permissionClaims: [''] } } },
     ],
@@ -138,4 +134,17 @@ describe('resolveMcpOptions: oauth', () => {
   ])('names %s', (problem, options) => {
     expect(problemOf(options)).toContain(problem);
   });
+
+  it.each(['none', 'NONE', 'None', 'nOnE'])(
+    "refuses '%s' among oauth.jwt.algorithms, whatever its case",
+    (alg) => {
+      expect(
+        problemOf({
+          oauth: { ...BASE, jwt: { algorithms: ['RS256', alg] } },
+        }),
+      ).toContain(
+        "oauth.jwt.algorithms must list at least one signing algorithm, never 'none'",
+      );
+    },
+  );
 });

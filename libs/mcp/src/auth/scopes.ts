@@ -1,7 +1,8 @@
 /**
  * The permissions a token's grants give: each grant itself (a scope, or a
  * permission claim's value) and each of the app's permissions whose scopes
- * (through `scopesOf`) are all granted.
+ * (through `scopesOf`) are all granted. A permission of no scopes is
+ * granted by none (an empty list must not mean "anyone").
  */
 export function grantedPermissions(
   grants: readonly string[],

@@ -45,8 +45,11 @@ export interface McpOAuthOptions {
    */
   stepUp?: boolean;
   /**
-   * The scopes that grant a permission. Default: the permission itself
-   * (`orders.write` is granted by the scope `orders.write`).
+   * The scopes that grant a permission, all of them needed. Default: the
+   * permission itself (`orders.write` is granted by the scope
+   * `orders.write`). An empty list means no scope grants it (never
+   * "anyone"): only a scope or permission claim naming the permission
+   * itself gives it, and `scopes_supported` leaves it out.
    */
   scopesOf?: (permission: string) => readonly string[];
   /**
@@ -57,7 +60,10 @@ export interface McpOAuthOptions {
    *
    * The verifier checks the token's signature against the authorization
    * server's JWKS (fetched from its metadata and cached), `iss`, `aud`
-   * naming this resource, `exp` and `nbf`, and an algorithm allow-list. The
+   * naming this resource, `exp` (required) and `nbf`, an algorithm
+   * allow-list, and the types of the registered claims (`sub` a non-empty
+   * string, `aud` a string or strings, `exp`, `nbf`, `iat` numbers, `scope`
+   * a string, `scp` a string or strings; any other: `401`). The
    * token's scopes, and the claims named here, become the principal's
    * permissions.
    */

@@ -195,6 +195,26 @@ describe('toOperationFailure', () => {
     );
   });
 
+  it.each([
+    ['0.5', 1],
+    ['1.2', 2],
+    [' 3 ', 3],
+  ])(
+    'rounds a Retry-After of %s seconds up, to %i: a client never retries too soon',
+    (value, seconds) => {
+      const headers = new OperationResponse().setHeader('Retry-After', value);
+      const failure = toOperationFailure(
+        new HttpException('Too Many Requests', 429),
+        headers,
+      );
+
+      expect(failure?.params.retryAfter).toBe(seconds);
+      expect(failure && formatFailure(failure)).toBe(
+        `SECURITY_THROTTLED_001: Too many calls; retry in ${seconds} s.`,
+      );
+    },
+  );
+
   it('reads the longest Retry-After-<name> of named throttlers, and an HTTP date', () => {
     const named = new OperationResponse()
       .setHeader('Retry-After-short', 2)
