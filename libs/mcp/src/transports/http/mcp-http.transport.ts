@@ -8,22 +8,17 @@ import {
   Optional,
 } from '@nestjs/common';
 import { type AbstractHttpAdapter, HttpAdapterHost } from '@nestjs/core';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../../options/mcp-settings.js';
 import { McpProtocol } from '../../protocol/mcp-protocol.js';
 import { MCP_SERVING, type McpServing } from '../../lifecycle/serving.port.js';
-import type { McpOAuthSettings } from '../../auth/oauth-options.resolver.js';
 import { ProtectedResource } from '../../auth/protected-resource.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
-import {
-  sendJson,
-  sendJsonText,
-  sendProblem,
-  sendProblemThenEnd,
-} from './http-problem.js';
+import { sendJson, sendProblem } from './http-problem.js';
 import { answerExpectContinue, targetPath } from './expect-continue.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
+import { metadataRoutes } from './metadata-routes.js';
 import { isOriginAllowed } from './origin.policy.js';
 import {
   McpAuthGuardRef,
@@ -36,8 +31,7 @@ import {
   bodyMessage,
   bodyReader,
   declaresTooLarge,
-  drainBound,
-  endAfterBody,
+  answerTooLarge,
   isJsonRequest,
 } from './request-body.reader.js';
 import {
@@ -50,9 +44,6 @@ import {
 
 /** The request as the app's routes see it: Express's, or Fastify's. */
 type AppRequest = object & { user?: unknown };
-
-/** How long clients and caches may keep the protected resource metadata. */
-const METADATA_CACHE_CONTROL = 'public, max-age=3600';
 
 /**
  * The Streamable HTTP transport: `POST <path>`, one JSON-RPC message (or,
@@ -109,12 +100,7 @@ export class McpHttpTransport
     adapterHost.init$.subscribe(() =>
       this.express()?.post(
         settings.path,
-        exactly(
-          settings.path,
-          bodyReader(settings.maxBodySize, (req, res) =>
-            this.tooLarge(req, res),
-          ),
-        ),
+        exactly(settings.path, bodyReader(settings.maxBodySize)),
       ),
     );
   }
@@ -137,7 +123,9 @@ export class McpHttpTransport
       this.handle,
       oauth && this.resource.unauthorized(oauth, true),
     );
-    const routes: HttpRoute[] = oauth ? this.metadataRoutes(oauth) : [];
+    const routes: HttpRoute[] = oauth
+      ? metadataRoutes(this.resource, oauth)
+      : [];
     routes.push(
       {
         method: 'POST',
@@ -168,7 +156,10 @@ export class McpHttpTransport
         req.method === 'POST' &&
         targetPath(req) === path &&
         declaresTooLarge(req, this.settings.maxBodySize),
-      (req, res) => this.tooLarge(req, res, (refused) => refused.end()),
+      (req, res) =>
+        answerTooLarge(req, res, this.settings.maxBodySize, (refused) =>
+          refused.end(),
+        ),
     );
   }
 
@@ -254,7 +245,7 @@ export class McpHttpTransport
       message = await bodyMessage(req, this.settings.maxBodySize);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
-        return this.tooLarge(req, res);
+        return answerTooLarge(req, res, this.settings.maxBodySize);
       }
       if (error instanceof McpProtocolError) {
         return sendJson(res, 400, error.toResponse(null));
@@ -264,63 +255,9 @@ export class McpHttpTransport
     await this.rpc.answer(req, message, res, request);
   }
 
-  /**
-   * The RFC 9728 metadata, without authentication, cacheable and open to
-   * browser-based clients (CORS for any origin, with its preflight).
-   */
-  private metadataRoutes(oauth: McpOAuthSettings): HttpRoute[] {
-    const cors = { 'Access-Control-Allow-Origin': '*' };
-    return this.resource.paths(oauth).flatMap((path): HttpRoute[] => [
-      {
-        method: 'GET',
-        path,
-        serve: (_req, res) =>
-          sendJsonText(res, 200, this.resource.metadata(oauth), {
-            ...cors,
-            'Cache-Control': METADATA_CACHE_CONTROL,
-          }),
-      },
-      {
-        method: 'OPTIONS',
-        path,
-        serve: (req, res) => {
-          res
-            .writeHead(204, {
-              ...cors,
-              'Access-Control-Allow-Methods': 'GET, OPTIONS',
-              'Access-Control-Allow-Headers':
-                req.headers['access-control-request-headers'] ?? '*',
-              'Access-Control-Max-Age': '86400',
-            })
-            .end();
-        },
-      },
-    ]);
-  }
-
   /** Serving: McpModule's own bootstrap passed, and the app's lifecycle (if any) ready. */
   private isReady(): boolean {
     return this.open && (this.serving?.isReady() ?? true);
-  }
-
-  /**
-   * Answers `413` and closes the connection; by default once the rest of
-   * the body is read (up to a bound), so a client still sending reads it.
-   */
-  private tooLarge(
-    req: IncomingMessage,
-    res: ServerResponse,
-    end = (answered: ServerResponse) =>
-      endAfterBody(req, answered, drainBound(this.settings.maxBodySize)),
-  ): void {
-    sendProblemThenEnd(
-      res,
-      413,
-      'Content Too Large',
-      `The body exceeds ${this.settings.maxBodySize} bytes.`,
-      { Connection: 'close' },
-      end,
-    );
   }
 
   /**

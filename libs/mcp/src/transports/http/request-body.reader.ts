@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
+import { sendProblemThenEnd } from './http-problem.js';
 
 /** The parsed body, as `bodyReader` left it: one store on the request. */
 const BODY = Symbol('mcp:body');
@@ -65,6 +66,28 @@ export function endAfterBody(
 }
 
 /**
+ * Answers `413` for a body over `limit` and closes the connection; by
+ * default once the rest of the body is read (up to `drainBound`), so a
+ * client still sending reads it.
+ */
+export function answerTooLarge(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  end = (answered: ServerResponse) =>
+    endAfterBody(req, answered, drainBound(limit)),
+): void {
+  sendProblemThenEnd(
+    res,
+    413,
+    'Content Too Large',
+    `The body exceeds ${limit} bytes.`,
+    { Connection: 'close' },
+    end,
+  );
+}
+
+/**
  * Whether `req` declares a JSON body whose `Content-Length` is over
  * `limit`: refused before it is sent (see `answerExpectContinue`).
  */
@@ -81,13 +104,12 @@ export function isJsonRequest(req: IncomingMessage): boolean {
 /**
  * Express middleware that reads a JSON body up to `limit` bytes and parses
  * it once for the endpoint; the stream is then finished, so the app's own
- * body parser (and its limit) skip this request. A body that a parser ahead
- * of Nest has read already (an Express instance given to `ExpressAdapter`)
- * is left to it.
+ * body parser (and its limit) skip this request; one over the limit is
+ * answered `413` (`answerTooLarge`). A body that a parser ahead of Nest has
+ * read already (an Express instance given to `ExpressAdapter`) is left to it.
  */
 export function bodyReader(
   limit: number,
-  tooLarge: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: BodyRequest, res: ServerResponse, next: Next) => void {
   return (req, res, next) => {
     if (!isJsonRequest(req) || BODY in req || req.readableEnded) {
@@ -99,7 +121,9 @@ export function bodyReader(
         next();
       },
       (error: unknown) =>
-        error instanceof BodyTooLargeError ? tooLarge(req, res) : next(error),
+        error instanceof BodyTooLargeError
+          ? answerTooLarge(req, res, limit)
+          : next(error),
     );
   };
 }
