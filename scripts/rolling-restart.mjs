@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Two instances of the sample (`node dist/src/main.js`, built by `npm run
-// build`) on one PostgreSQL database, behind nginx on 127.0.0.1, restarted
-// one after the other, ROLLING_ROUNDS times each (SIGTERM, wait for the exit,
-// start again, wait for `GET /ready`) while MCP SDK clients
+// Two instances of the sample (`dist/src/main.js`, built by `npm run build`)
+// on one PostgreSQL database, behind nginx on 127.0.0.1, each restarted
+// ROLLING_ROUNDS times, one after the other, while MCP SDK clients
 // (`@modelcontextprotocol/sdk`, Streamable HTTP) call `orders_create` through
 // nginx. Then it counts the writes the clients saw acknowledged, the rows in
 // the database, the errors the clients saw and nginx's 502s, prints
@@ -11,14 +10,30 @@
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/db node scripts/rolling-restart.mjs
 //
+// Each instance is a worker of Node's cluster module (this script is the
+// primary), so that its listening socket can outlive it. ROLLING_MODE picks
+// how an instance is restarted:
+// - `handoff` (the default, as `pm2 reload` or systemd socket activation do):
+//   start the new instance on the same port, wait until it listens, then
+//   SIGTERM the old one. The socket stays open through the restart: nginx
+//   never meets a refused or reset connection.
+// - `stop-start`: SIGTERM the instance, wait for its exit, start it again.
+//   Its listening socket closes; a connection nginx opens at that instant is
+//   reset in the kernel's queue, which nginx answers with a 502 (the request
+//   never reached the app). nginx, which does not watch `GET /ready`, keeps
+//   connecting until it is refused, so this mode can fail on a 502.
+//
 // Options (environment): ROLLING_CLIENTS (20), ROLLING_ROUNDS (3),
-// ROLLING_DRAIN_DELAY (the instances' SHUTDOWN_DRAIN_DELAY, 1000 ms), NGINX
-// (the nginx binary, `nginx` on PATH or /usr/sbin/nginx). The run uses a schema of its own,
-// dropped at the end, and a temporary directory for nginx's configuration
-// and logs (printed when the run fails).
+// ROLLING_MODE (handoff), ROLLING_KEEPALIVE (nginx's `keepalive`, 32; 1
+// makes nginx open a connection for nearly every request), ROLLING_DRAIN_DELAY (the instances'
+// SHUTDOWN_DRAIN_DELAY, 1000 ms), NGINX (the nginx binary, `nginx` on PATH or
+// /usr/sbin/nginx). The run uses a schema of its own, dropped at the end, and
+// a temporary directory for nginx's configuration and logs (printed when the
+// run fails).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn } from 'node:child_process';
+import cluster from 'node:cluster';
 import {
   chmodSync,
   existsSync,
@@ -43,6 +58,9 @@ const CLIENTS = Number(process.env.ROLLING_CLIENTS ?? 20);
 const DRAIN_DELAY = process.env.ROLLING_DRAIN_DELAY ?? '1000';
 /** How many times each instance is restarted. */
 const ROUNDS = Number(process.env.ROLLING_ROUNDS ?? 3);
+const MODE = process.env.ROLLING_MODE ?? 'handoff';
+/** nginx's idle connections kept to the instances (fewer: more new ones). */
+const KEEPALIVE = Number(process.env.ROLLING_KEEPALIVE ?? 32);
 /** nginx's `fail_timeout`: how long a server that refused a connection is left out. */
 const FAIL_TIMEOUT_S = 1;
 // A tenant of the API key's caller (the sample's dev-alice-key).
@@ -52,6 +70,12 @@ const HEADERS = {
   'X-Tenant-Id': TENANT,
 };
 
+if (MODE !== 'handoff' && MODE !== 'stop-start') {
+  console.error(
+    `rolling restart: ROLLING_MODE=${MODE}; use handoff or stop-start.`,
+  );
+  process.exit(2);
+}
 if (!DATABASE_URL) {
   console.error('rolling restart: set DATABASE_URL (a PostgreSQL database).');
   process.exit(2);
@@ -100,7 +124,7 @@ http {
   scgi_temp_path ${temp('scgi')};
   upstream order_desk {
 ${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s;`).join('\n')}
-    keepalive 32;
+    keepalive ${KEEPALIVE};
     # Below Node's 5 s keepAliveTimeout: nginx closes an idle connection
     # before the instance does, so it never sends on one being closed.
     keepalive_timeout 4s;
@@ -123,32 +147,32 @@ ${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=${F
 `;
 }
 
+// Each worker accepts on the port's socket itself; the primary only holds the
+// socket, so that it stays open while any instance on the port is alive.
+cluster.schedulingPolicy = cluster.SCHED_NONE;
+cluster.setupPrimary({ exec: MAIN, cwd: ROOT, silent: true });
+
 /** One instance of the sample on `port`; resolves once it listens. */
 function startInstance(port, schema, log) {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      SHUTDOWN_DRAIN_DELAY: DRAIN_DELAY,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const worker = cluster.fork({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL,
+    DATABASE_SCHEMA: schema,
+    SHUTDOWN_DRAIN_DELAY: DRAIN_DELAY,
   });
   const exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    worker.once('exit', (code, signal) => resolve({ code, signal })),
   );
+  let output = '';
+  const onData = (chunk) => {
+    output += chunk;
+    log.push(`[${port}] ${chunk}`.trimEnd());
+  };
+  worker.process.stdout.on('data', onData);
+  worker.process.stderr.on('data', onData);
   return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk) => {
-      output += chunk;
-      log.push(`[${port}] ${chunk}`.trimEnd());
-      if (output.includes('listening on')) resolve({ child, exited, port });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    worker.once('listening', () => resolve({ worker, exited, port }));
     exited.then((exit) =>
       reject(
         new Error(
@@ -157,6 +181,16 @@ function startInstance(port, schema, log) {
       ),
     );
   });
+}
+
+/** SIGTERM, as a deploy sends it; resolves once the instance exited 0. */
+async function stopInstance(instance) {
+  instance.worker.process.kill('SIGTERM');
+  const exit = await instance.exited;
+  if (exit.code !== 0)
+    throw new Error(
+      `instance on ${instance.port} exited ${JSON.stringify(exit)}`,
+    );
 }
 
 async function waitReady(port) {
@@ -268,17 +302,17 @@ try {
     for (const [slot, instance] of instances.entries()) {
       const before = tally.acknowledged.length;
       const signalledAt = performance.now();
-      instance.child.kill('SIGTERM');
-      const exit = await instance.exited;
-      const exitMs = performance.now() - signalledAt;
-      if (exit.code !== 0)
-        throw new Error(
-          `instance on ${instance.port} exited ${JSON.stringify(exit)}`,
-        );
-      instances[slot] = await startInstance(instance.port, schema, log);
-      await waitReady(instance.port);
+      if (MODE === 'handoff') {
+        instances[slot] = await startInstance(instance.port, schema, log);
+        await stopInstance(instance);
+      } else {
+        await stopInstance(instance);
+        instances[slot] = await startInstance(instance.port, schema, log);
+        await waitReady(instance.port);
+      }
+      const restartMs = performance.now() - signalledAt;
       restarts.push(
-        `instance on ${instance.port}: exit 0 ${exitMs.toFixed(0)} ms after SIGTERM, ready again; ` +
+        `instance on ${instance.port}: restarted (${MODE}, old one exited 0) in ${restartMs.toFixed(0)} ms; ` +
           `${tally.acknowledged.length - before} writes acknowledged meanwhile`,
       );
       // Long enough for nginx to send it work again before the next one leaves.
@@ -309,7 +343,7 @@ try {
   console.log(
     `rolling restart: ${tally.acknowledged.length} writes acknowledged, ${lost.length} lost, ` +
       `${tally.errors.length} client-visible errors (${CLIENTS} SDK clients, ${stored.size} rows; ` +
-      `nginx logged ${resets.length} upstream resets; ${restarts.length} restarts, ` +
+      `nginx logged ${resets.length} upstream resets; ${restarts.length} restarts (${MODE}), ` +
       `${badGateway} answered 502)`,
   );
   if (tally.errors.length > 0) {
@@ -327,11 +361,8 @@ try {
     tally.acknowledged.length === 0;
 } finally {
   for (const instance of instances) {
-    if (
-      instance.child.exitCode === null &&
-      instance.child.signalCode === null
-    ) {
-      instance.child.kill('SIGTERM');
+    if (!instance.worker.isDead()) {
+      instance.worker.process.kill('SIGTERM');
       await instance.exited;
     }
   }

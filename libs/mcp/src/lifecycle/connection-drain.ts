@@ -222,10 +222,12 @@ function afterNextPoll(task: () => void): void {
 
 /**
  * Resolves right after a turn of the event loop in which the server
- * accepted no connection (or after `bound` ms). Node takes one connection
- * off the kernel's accept queue per turn, and closing the listening socket
- * resets every connection still queued, whose client may have sent its
- * request already; a turn that accepted nothing had none queued.
+ * accepted no connection (or after `bound` ms). Closing the listening
+ * socket resets every connection still in the kernel's queue, whose client
+ * may have sent its request already; a turn whose poll accepted nothing
+ * found none queued. One that arrives after that poll is still reset: only
+ * a balancer that has stopped connecting (or a socket that outlives the
+ * server) leaves none.
  */
 function acceptQueueEmpty(server: Server, bound: number): Promise<void> {
   return new Promise((resolve) => {
