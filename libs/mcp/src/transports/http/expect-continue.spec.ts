@@ -5,7 +5,8 @@ import {
   type Server,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerExpectContinue, targetPath } from './expect-continue.js';
+import { answerExpectContinue } from './expect-continue.js';
+import { targetPath } from './http-routes.js';
 
 /** What a client with `Expect: 100-continue` saw. */
 interface Seen {
@@ -92,16 +93,5 @@ describe('answerExpectContinue', () => {
       continued: false,
       status: 417,
     });
-  });
-});
-
-describe('targetPath', () => {
-  it.each([
-    ['/mcp', '/mcp'],
-    ['/mcp?x=1', '/mcp'],
-    ['/mcp/?x=/mcp', '/mcp/'],
-    ['', ''],
-  ])('%j: %j', (url, path) => {
-    expect(targetPath({ url } as IncomingMessage)).toBe(path);
   });
 });

@@ -26,10 +26,3 @@ export function answerExpectContinue(
   };
   server.on('checkContinue', listener);
 }
-
-/** The path of a request's target (origin form), without its query. */
-export function targetPath(req: IncomingMessage): string {
-  const url = req.url ?? '';
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}

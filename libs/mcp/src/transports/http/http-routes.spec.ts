@@ -2,10 +2,10 @@ import type { AbstractHttpAdapter } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import express from 'express';
-import { request, type Server } from 'node:http';
+import { type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendJsonText } from './http-problem.js';
-import { type HttpRoute, serveRoutes } from './http-routes.js';
+import { type HttpRoute, serveRoutes, targetPath } from './http-routes.js';
 
 /** What a request got: its status and body, or the error that ended it. */
 type Outcome =
@@ -177,4 +177,15 @@ describe.each(ADAPTERS)('serveRoutes on %s', (name, createAdapter) => {
       expect(errors).toEqual([]);
     });
   }
+});
+
+describe('targetPath', () => {
+  it.each([
+    ['/mcp', '/mcp'],
+    ['/mcp?x=1', '/mcp'],
+    ['/mcp/?x=/mcp', '/mcp/'],
+    ['', ''],
+  ])('%j: %j', (url, path) => {
+    expect(targetPath({ url } as IncomingMessage)).toBe(path);
+  });
 });

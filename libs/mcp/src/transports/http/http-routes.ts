@@ -1,7 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
-import type { ServerResponse } from 'node:http';
-import { targetPath } from './expect-continue.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendProblem } from './http-problem.js';
 import type { BodyRequest, Next } from './request-body.reader.js';
 
@@ -185,4 +184,11 @@ function failed(
     'Internal Server Error',
     'The request could not be served.',
   );
+}
+
+/** The path of a request's target (origin form), without its query. */
+export function targetPath(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }

@@ -16,7 +16,7 @@ import { MCP_SERVING, type McpServing } from '../../lifecycle/serving.port.js';
 import { ProtectedResource } from '../../auth/protected-resource.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import { sendJson, sendProblem } from './http-problem.js';
-import { answerExpectContinue, targetPath } from './expect-continue.js';
+import { answerExpectContinue } from './expect-continue.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
 import { metadataRoutes } from './metadata-routes.js';
 import { isOriginAllowed } from './origin.policy.js';
@@ -40,6 +40,7 @@ import {
   HTTP_ADAPTER_TYPES,
   type HttpRoute,
   serveRoutes,
+  targetPath,
 } from './http-routes.js';
 
 /** The request as the app's routes see it: Express's, or Fastify's. */
