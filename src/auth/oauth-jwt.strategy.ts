@@ -61,8 +61,8 @@ function scopesOf(scope: unknown): string[] | undefined {
  * keys from the issuer's JWKS by `jwks-rsa`): `OAUTH_VERIFIER=passport`
  * uses it instead of the library's `McpJwtGuard`. It refuses (401) what that
  * verifier refuses: anything after the token, a `crit` or `b64` header, a
- * bad signature, `iss`, `aud` or algorithm, no `exp`, no `sub`, a `scope`
- * that is neither a string nor strings. The token's scopes are the
+ * bad signature, `iss`, `aud` or algorithm, no `exp`, no `sub`, a claim of
+ * the wrong type, a `scope` that is neither a string nor strings. The token's scopes are the
  * principal's permissions.
  */
 @Injectable()
@@ -88,13 +88,18 @@ export class OAuthJwtStrategy extends PassportStrategy(Strategy, OAUTH_JWT) {
     });
   }
 
-  /** The principal, or false (401) when `exp`, `sub` or `scope` is missing or malformed. */
+  /**
+   * The principal, or false (401) when `exp` or `sub` is missing or
+   * malformed, `iat` is not a number, or `scope` is neither text nor strings
+   * (jsonwebtoken checks the types of `exp`, `nbf`, `iss` and `aud` itself).
+   */
   validate(payload: Record<string, unknown>): Principal | false {
     const permissions = scopesOf(payload.scope);
     if (
       typeof payload.exp !== 'number' ||
       typeof payload.sub !== 'string' ||
       payload.sub === '' ||
+      (payload.iat !== undefined && typeof payload.iat !== 'number') ||
       permissions === undefined
     ) {
       return false;

@@ -67,7 +67,7 @@ function tokenWith(
 
 type TokenCase = [string, (sample: TokenSample) => string];
 
-/** Refused by both verifiers. */
+/** Refused by both verifiers: a token's form, then its claims' types. */
 const REFUSED: TokenCase[] = [
   ['no exp', (s) => `Bearer ${tokenWith(s, { exp: undefined })}`],
   ['no sub', (s) => `Bearer ${tokenWith(s, { sub: undefined })}`],
@@ -82,20 +82,35 @@ const REFUSED: TokenCase[] = [
       `Bearer ${tokenWith(s, {}, { ...HEADER, b64: false, crit: ['b64'] })}`,
   ],
   ['trailing text after the token', (s) => `Bearer ${tokenWith(s, {})} extra`],
-];
-
-/** Refused by the passport strategy; the library's claim types are another change's. */
-const REFUSED_BY_PASSPORT: TokenCase[] = [
-  [
-    'b64: false without crit',
-    (s) => `Bearer ${tokenWith(s, {}, { ...HEADER, b64: false })}`,
-  ],
   ['an empty sub', (s) => `Bearer ${tokenWith(s, { sub: '' })}`],
   ['a numeric sub', (s) => `Bearer ${tokenWith(s, { sub: 7 })}`],
+  ['sub {}', (s) => `Bearer ${tokenWith(s, { sub: {} })}`],
+  [
+    'sub {"toString": 1}',
+    (s) => `Bearer ${tokenWith(s, { sub: { toString: 1 } })}`,
+  ],
+  ['a numeric iss', (s) => `Bearer ${tokenWith(s, { iss: 7 })}`],
+  ['a numeric aud', (s) => `Bearer ${tokenWith(s, { aud: 7 })}`],
+  ['exp as a string', (s) => `Bearer ${tokenWith(s, { exp: '9999999999' })}`],
+  ['nbf as a string', (s) => `Bearer ${tokenWith(s, { nbf: '0' })}`],
+  ['iat as a string', (s) => `Bearer ${tokenWith(s, { iat: '0' })}`],
   ['a numeric scope', (s) => `Bearer ${tokenWith(s, { scope: 7 })}`],
   [
     'a scope array with a number',
     (s) => `Bearer ${tokenWith(s, { scope: ['orders.write', 7] })}`,
+  ],
+  ['scope as an object', (s) => `Bearer ${tokenWith(s, { scope: {} })}`],
+];
+
+/**
+ * Refused by the passport strategy only: jose honours `b64` only when `crit`
+ * names it (RFC 7797 6), so without it the payload is the usual base64url
+ * and the token says what it seems to; jsonwebtoken honours no extension.
+ */
+const REFUSED_BY_PASSPORT: TokenCase[] = [
+  [
+    'b64: false without crit',
+    (s) => `Bearer ${tokenWith(s, {}, { ...HEADER, b64: false })}`,
   ],
 ];
 
