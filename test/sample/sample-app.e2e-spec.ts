@@ -1,3 +1,4 @@
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { DATABASES, skipUnlessEnabled } from '../support/databases';
 import { startSampleApp, type RunningSample } from '../support/sample-app';
 import {
@@ -554,6 +555,42 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       expect(listed.map((order) => order.name)).toEqual(
         orders.map((order) => order.name),
       );
+    });
+
+    it('sends a debug log message per 10 orders to a client that asks for debug', async () => {
+      const alice = await client({ apiKey: ALICE, tenant: 'acme' });
+      const logs: Array<{ level: string; data: unknown }> = [];
+      alice.setNotificationHandler(LoggingMessageNotificationSchema, (note) => {
+        logs.push({ level: note.params.level, data: note.params.data });
+      });
+      await alice.setLoggingLevel('debug');
+      const orders = Array.from({ length: 12 }, (_, index) => ({
+        name: `logged ${index + 1}`,
+        amount: 1,
+      }));
+
+      const result = await alice.callTool({
+        name: 'orders_import',
+        arguments: { orders },
+      });
+
+      const { ids } = result.structuredContent as { ids: number[] };
+      expect(logs).toEqual([
+        {
+          level: 'debug',
+          data: {
+            message: 'orders 1 to 10 saved',
+            data: { ids: ids.slice(0, 10) },
+          },
+        },
+        {
+          level: 'debug',
+          data: {
+            message: 'orders 11 to 12 saved',
+            data: { ids: ids.slice(10) },
+          },
+        },
+      ]);
     });
 
     it('creates none when one order is invalid, and none for bob', async () => {
