@@ -13,7 +13,7 @@
 // Each instance is a worker of Node's cluster module (this script is the
 // primary), so that its listening socket can outlive it. ROLLING_MODE picks
 // how an instance is restarted:
-// - `handoff` (the default, as `pm2 reload` or systemd socket activation do):
+// - `handoff` (the default):
 //   start the new instance on the same port, wait until it listens, then
 //   SIGTERM the old one. The socket stays open through the restart: nginx
 //   never meets a refused or reset connection.
