@@ -13,6 +13,9 @@ export default tseslint.config(
       'coverage/',
       'reports/',
       '.stryker-tmp/',
+      // Written by VitePress (npm run docs:build, docs:dev).
+      'docs/.vitepress/dist/',
+      'docs/.vitepress/cache/',
       // Compiled by tsc inside the consumer test's apps (made by `nest new`).
       'scripts/consumer/*.ts',
       'examples/quick-start/src/',
