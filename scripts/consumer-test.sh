@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Consumer test: proves that the apps `nest new` makes today can take the
-# packed libraries as the README's Install and Quick start say, and that the
+# packed libraries as docs/get-started/installation.md and quick-start.md say, and that the
 # packages are well formed.
 #
 # 1. Each package is packed once (`prepack` builds it) and checked with
@@ -9,8 +9,8 @@
 # 2. For each variant, a throw-away app is made by the pinned @nestjs/cli
 #    (`nest new --skip-git --skip-install`), with its own tsconfig, package.json
 #    and test runner unchanged. The quick start (examples/quick-start/src) is
-#    added as the README says (Nest 11's CommonJS starter: relative imports
-#    without `.js`), and the README's Install line is run with the tarballs
+#    added as docs/get-started/quick-start.md says (Nest 11's CommonJS starter: relative imports
+#    without `.js`), and the Install line (docs/get-started/installation.md) is run with the tarballs
 #    (no nestjs-i18n), and then:
 #    - exactly one copy of Nest and of @nestops/operations is installed, and
 #      nestjs-i18n is not installed at all;
@@ -137,7 +137,7 @@ for variant in $VARIANTS; do
     >nest-new.log 2>&1 || { cat nest-new.log >&2; fail 'nest new failed'; }
   cd app
 
-  # The quick start, as the README says: its files over the starter's
+  # The quick start, as docs/get-started/quick-start.md says: its files over the starter's
   # app.module.ts and main.ts; Nest 11's CommonJS starter imports without `.js`.
   cp -R "$EXAMPLE/src/." src/
   cp "$ROOT/scripts/consumer/kit.spec.ts" src/kit.spec.ts
@@ -148,7 +148,7 @@ for variant in $VARIANTS; do
     find src -name '*.ts' -exec sed -i -E "s#(from '\.{1,2}/[^']*)\.js'#\1'#" {} +
   fi
   # The pins of the oldest-Nest variant and the SDK client for client.mjs, then
-  # the README's Install line.
+  # the Install line of docs/get-started/installation.md.
   node - "$NEST_PIN" <<'EOF'
 const fs = require('node:fs');
 const [pin] = process.argv.slice(2);

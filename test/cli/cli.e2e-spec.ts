@@ -170,4 +170,4 @@ describe('operations and invoke', () => {
   });
 });
 
-/** The stdio client configurations of the README (examples/stdio). */
+/** The stdio client configurations of docs/guides/stdio-and-cli.md (examples/stdio). */

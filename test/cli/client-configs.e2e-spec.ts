@@ -1,5 +1,5 @@
 /**
- * The "Connect an MCP client" snippets of the README (kept in
+ * The snippets of docs/get-started/connect-a-client.md (kept in
  * examples/clients/), used the way each client uses them against the sample
  * app. Only the port 3000 is replaced, by the port the test app listens on.
  */

@@ -7,12 +7,15 @@ import { startApp, useApp } from '../support/start-app';
 
 /**
  * The quick start as `npm run quick-start` serves it (examples/quick-start,
- * its own setup): the README's curls get the answers the README shows.
+ * its own setup): the quick-start page's curls get the answers the page shows.
  */
 
-const README = readFileSync(join(__dirname, '../..', 'README.md'), 'utf8');
+const PAGE = readFileSync(
+  join(__dirname, '../..', 'docs/get-started/quick-start.md'),
+  'utf8',
+);
 
-describe('the README quick start', () => {
+describe('the quick start page (docs/get-started/quick-start.md)', () => {
   const running = useApp(() =>
     startApp(AppModule, { setup: (app) => setupApp(app) }),
   );
@@ -20,7 +23,7 @@ describe('the README quick start', () => {
   const post = (message: object, headers: Record<string, string> = {}) =>
     mcpHttp(running().baseUrl).post(message, headers);
 
-  it('answers its three curls as the README shows', async () => {
+  it('answers its three curls as the page shows', async () => {
     const list = await post(rpcRequest(1, 'tools/list'));
     const listed = list
       .json<{ result: { tools: Record<string, unknown>[] } }>()
@@ -43,7 +46,7 @@ describe('the README quick start', () => {
     );
 
     for (const line of [...listed, alice.text, bob.text]) {
-      expect(README).toContain(`\n${line}\n`);
+      expect(PAGE).toContain(`\n${line}\n`);
     }
     expect(alice.text).toContain('"author":"alice"');
     expect(bob.text).toContain('SECURITY_DENIED_004');
@@ -58,6 +61,6 @@ describe('the README quick start', () => {
 
     expect(scripts['quick-start']).toBe('node dist/quick-start/main.js');
     expect(scripts['prequick-start']).toBe('npm run build:quick-start');
-    expect(README).toContain('npm run quick-start');
+    expect(PAGE).toContain('npm run quick-start');
   });
 });

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import {
   checkSnippets,
   readmeSnippets,
@@ -5,18 +7,36 @@ import {
 } from '../support/readme-snippets';
 
 /**
- * Every ```ts block of the libraries' READMEs compiles (strict) against the
+ * Every ```ts block of the libraries' READMEs and of the documentation's
+ * pages (docs/, where the READMEs' sections now live) compiles (strict) against the
  * built packages. The blocks of one README are files of the quick-start app
  * (examples/quick-start), compiled together on top of its own files: a
  * block whose first line names a file (`// src/orders/order.entity.ts`) is
  * that file; a block that shows a quick-start file verbatim is that file;
  * any other block is a file of its own in `src/`. So a block imports what
- * it uses: from the packages, or from the app's files by relative path.
+ * it uses: from the packages, or from the app's files by relative path. A
+ * block after a `<!-- not compiled: why -->` line (a fragment of the sample
+ * app) is left out.
  */
+const ROOT = join(__dirname, '../..');
+
+function pagesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      return name === '.vitepress' ? [] : pagesUnder(path);
+    }
+    return path.endsWith('.md') ? [relative(ROOT, path)] : [];
+  });
+}
+
 const READMES = [
   'libs/operations/README.md',
   'libs/mcp/README.md',
   'libs/typeorm/README.md',
+  ...pagesUnder(join(ROOT, 'docs')).filter(
+    (page) => readmeSnippets(page).length > 0,
+  ),
 ];
 
 describe('the check of a block', () => {

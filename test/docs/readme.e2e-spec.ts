@@ -2,12 +2,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const root = join(__dirname, '../..');
-const READMES = [
-  'README.md',
-  'libs/mcp/README.md',
-  'libs/operations/README.md',
-  'libs/typeorm/README.md',
-];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((name) => {
@@ -18,58 +12,89 @@ function filesUnder(dir: string): string[] {
 
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
+/** The pages of the documentation site: every `docs/**\/*.md` but VitePress's own folder. */
+const DOC_PAGES = filesUnder('docs').filter(
+  (path) => path.endsWith('.md') && !path.split('/').includes('.vitepress'),
+);
+
+/** The READMEs (the root one, and each package's, published to npm) and the pages. */
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(root, 'libs'))
+    .map((lib) => `libs/${lib}/README.md`)
+    .filter((path) => existsSync(join(root, path))),
+  ...DOC_PAGES,
+];
+
 /**
- * The READMEs show the quick-start app (which the consumer test installs the
+ * The pages show the quick-start app (which the consumer test installs the
  * packed libraries into) and the client configurations (which
- * client-configs.e2e-spec runs) verbatim, so what they show is what is tested.
+ * client-configs.e2e-spec and sample-stdio.e2e-spec run) verbatim, so what
+ * they show is what is tested.
  */
-describe.each(['README.md', 'libs/mcp/README.md'])('%s', (readme) => {
-  const text = read(readme);
+const VERBATIM = [
+  ['docs/get-started/quick-start.md', 'examples/quick-start/src'],
+  ['docs/get-started/connect-a-client.md', 'examples/clients'],
+  ['docs/guides/stdio-and-cli.md', 'examples/stdio'],
+] as const;
 
-  it.each(filesUnder('examples/quick-start/src'))(
-    'shows the quick-start file %s verbatim',
-    (file) => {
-      expect(text.includes(read(file)), `${readme} lacks ${file}`).toBe(true);
-    },
-  );
+describe.each(VERBATIM)('%s', (page, dir) => {
+  const text = read(page);
 
-  it.each(filesUnder('examples/clients'))(
-    'shows the client configuration %s verbatim',
-    (file) => {
-      expect(text.includes(read(file)), `${readme} lacks ${file}`).toBe(true);
-    },
-  );
+  it.each(filesUnder(dir))('shows %s verbatim', (file) => {
+    expect(text.includes(read(file)), `${page} lacks ${file}`).toBe(true);
+  });
 });
 
-describe('README.md', () => {
-  const text = read('README.md');
-
-  it.each(filesUnder('examples/stdio'))(
-    'shows the stdio client configuration %s verbatim',
-    (file) => {
-      expect(text.includes(read(file)), `README.md lacks ${file}`).toBe(true);
-    },
-  );
-});
-
-describe.each(READMES)('%s stands alone', (readme) => {
-  const text = read(readme);
-
-  it('links only to files of the repository that exist', () => {
-    const links = [...text.matchAll(/\]\(([^)#]+)(#[^)]*)?\)/g)].map(
-      (match) => match[1],
+describe('the documentation', () => {
+  it('has its pages', () => {
+    expect(DOC_PAGES).toEqual(
+      expect.arrayContaining([
+        'docs/get-started/quick-start.md',
+        'docs/reference/mcp-module-options.md',
+        'docs/design/index.md',
+      ]),
     );
+  });
+});
 
+describe.each(DOCUMENTS)('%s stands alone', (document) => {
+  const text = read(document);
+  const links = [...text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map(
+    (match) => match[1],
+  );
+
+  it('links only to files of the repository and pages of the site that exist', () => {
     for (const link of links) {
       expect(link, 'no links out of the repository').not.toMatch(/^\w+:/);
-      expect(
-        existsSync(join(root, dirname(readme), link)),
-        `${readme} links to ${link}`,
-      ).toBe(true);
+      if (link.startsWith('/')) {
+        // A site link, VitePress-style: /guides/oauth, /design/.
+        const path = link.replace(/^\/|\/$/g, '').replace(/\.html$/, '');
+        const page = [`docs/${path}.md`, `docs/${path}/index.md`].find(
+          (candidate) => existsSync(join(root, candidate)),
+        );
+        expect(page, `${document} links to the page ${link}`).toBeDefined();
+      } else {
+        expect(
+          existsSync(join(root, dirname(document), link)),
+          `${document} links to ${link}`,
+        ).toBe(true);
+      }
     }
   });
 
   it('does not point to documents outside the repository', () => {
     expect(text).not.toMatch(/SPEC\.md|DESIGN\.md|STYLE\.md|seed\//);
+  });
+});
+
+describe('a README', () => {
+  it.each([
+    ['README.md', 150],
+    ['libs/mcp/README.md', 80],
+    ['libs/operations/README.md', 80],
+    ['libs/typeorm/README.md', 80],
+  ] as const)('%s stays under %i lines', (readme, limit) => {
+    expect(read(readme).trimEnd().split('\n').length).toBeLessThan(limit);
   });
 });

@@ -8,7 +8,7 @@ import { HTTP_ADAPTERS, startApp, useApp } from '../support/start-app';
 /**
  * What a client sees of the connection: the MCP path taken exactly on both
  * adapters, and a request the HTTP parser refuses answered with
- * `Connection: close` (on Fastify, with the README's `clientErrorHandler`).
+ * `Connection: close` (on Fastify, with docs/guides/fastify.md's `clientErrorHandler`).
  */
 
 @Module({ imports: [McpModule.forRoot({ serverName: 'connection' })] })
@@ -16,7 +16,7 @@ class ConnectionPathModule {}
 
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
-/** The README's `clientErrorHandler` for Fastify, as it is there. */
+/** docs/guides/fastify.md's `clientErrorHandler`, as it is there. */
 function closingClientError(
   error: Error & { code?: string },
   socket: Socket,
@@ -118,12 +118,12 @@ describe.each(HTTP_ADAPTERS)('MCP HTTP path and connection on %s', (on) => {
   });
 });
 
-describe("Fastify's own clientError answer (without the README's handler)", () => {
+describe("Fastify's own clientError answer (without the docs' handler)", () => {
   const running = useApp(() =>
     startApp(ConnectionPathModule, { on: 'fastify' }),
   );
 
-  it('says no Connection: close, which is why the README gives the handler', async () => {
+  it('says no Connection: close, which is why the docs give the handler', async () => {
     const text = await exchange(running().baseUrl, MALFORMED[0][1]);
     expect(text).toMatch(/^HTTP\/1\.1 431 /);
     expect(text.split('\r\n\r\n')[0]).not.toMatch(/connection: close/i);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
- * The README says the PostgreSQL tests say they were skipped when
+ * docs/recipes/postgresql.md says the PostgreSQL tests say they were skipped when
  * DATABASE_URL is not set: a run of vitest with `npm test`'s reporters ends
  * with one line naming them and how to run them; with DATABASE_URL set it
  * has no such line. Two small database test files are run, so no app starts.

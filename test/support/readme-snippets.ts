@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = join(__dirname, '../..');
-/** The app the blocks are files of: the quick start of the root README. */
+/** The app the blocks are files of: the quick start (docs/get-started/quick-start.md). */
 const APP = join(ROOT, 'examples/quick-start');
 
 /** One ```ts block of a README, as a file of the quick-start app. */
@@ -20,9 +20,17 @@ export interface Snippet {
 }
 
 /**
- * The ```ts blocks of `readme`, each placed in the quick-start app: at the
- * path its first line names (`// src/cli.ts`), else at the path of the
- * quick-start file it shows verbatim, else as a file of its own in `src/`.
+ * Put on the line before a ```ts block that is a fragment of an app other
+ * than the quick start's (the sample's), which the check leaves out.
+ */
+export const NOT_COMPILED = /^<!-- not compiled: .+ -->$/;
+
+/**
+ * The ```ts blocks of `readme` (a README or a page of docs/), each placed in
+ * the quick-start app: at the path its first line names (`// src/cli.ts`),
+ * else at the path of the quick-start file it shows verbatim, else as a file
+ * of its own in `src/`. A block after a `<!-- not compiled: why -->` line is
+ * left out.
  */
 export function readmeSnippets(readme: string): Snippet[] {
   const lines = readFileSync(join(ROOT, readme), 'utf8').split('\n');
@@ -35,6 +43,16 @@ export function readmeSnippets(readme: string): Snippet[] {
     const end = lines.findIndex(
       (line, index) => index > start && /^```\s*$/.test(line),
     );
+    if (end < 0) {
+      throw new Error(
+        `${readme}:${start + 1}: a \`\`\`ts block is never closed`,
+      );
+    }
+    const before = lines.slice(0, start).findLast((line) => line.trim() !== '');
+    if (before !== undefined && NOT_COMPILED.test(before.trim())) {
+      start = end;
+      continue;
+    }
     const code = `${lines.slice(start + 1, end).join('\n')}\n`;
     const number = snippets.length + 1;
     const named = /^\/\/ (\S+\.ts)\s*$/.exec(lines[start + 1])?.[1];
