@@ -83,6 +83,16 @@ describe.each(DOCUMENTS)('%s stands alone', (document) => {
     }
   });
 
+  it('names only test files that exist', () => {
+    const named = text.match(/\btest\/[\w./-]+\.(?:e2e-)?spec\.ts\b/g) ?? [];
+
+    for (const file of named) {
+      expect(existsSync(join(root, file)), `${document} names ${file}`).toBe(
+        true,
+      );
+    }
+  });
+
   it('does not point to documents outside the repository', () => {
     expect(text).not.toMatch(/SPEC\.md|DESIGN\.md|STYLE\.md|seed\//);
   });
