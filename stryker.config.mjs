@@ -4,7 +4,7 @@
 // reports/stryker-incremental.json.
 import { MUTATION_GROUPS, mutationGroup } from './scripts/mutation-groups.mjs';
 
-// One group (MUTATION_GROUP=http|stdio|input|uow|sample) or, without it, all.
+// One group (MUTATION_GROUP=http|stdio|input|uow|sample|oauth) or, without it, all.
 const group = mutationGroup();
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -100,6 +100,22 @@ export const MUTATION_GROUPS = {
     ],
     tests: ['test/sample-*.e2e-spec.ts', 'test/http/mcp-http.e2e-spec.ts'],
   },
+  // The OAuth resource server: the JWT verifier, its scopes and the issuer's metadata
+  oauth: {
+    mutate: [
+      'libs/mcp/src/auth/mcp-jwt.guard.ts',
+      'libs/mcp/src/auth/scopes.ts',
+      'libs/mcp/src/auth/authorization-server.metadata.ts',
+    ],
+    tests: [
+      'libs/mcp/src/auth/*.spec.ts',
+      'test/oauth/oauth-claims.e2e-spec.ts',
+      'test/oauth/oauth-rules.e2e-spec.ts',
+      'test/oauth/oauth-resource.e2e-spec.ts',
+      'test/oauth/oauth-step-up.e2e-spec.ts',
+      'test/oauth/oauth-sample-tokens.e2e-spec.ts',
+    ],
+  },
 };
 
 /** The group `MUTATION_GROUP` names, or undefined for the whole set. */

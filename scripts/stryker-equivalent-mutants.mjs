@@ -31,6 +31,27 @@ export const EQUIVALENT_MUTANTS = [
     reason:
       'equivalent: at 0, `>=` sets a 0 ms timer that makes the same check again',
   },
+  {
+    file: 'libs/mcp/src/auth/authorization-server.metadata.ts',
+    line: "url.pathname === '/' ? ''",
+    node: 'BinaryExpression',
+    reason:
+      "equivalent: the replace of the trailing slash makes '/' the same '' (made `false`, or `'/'` made `''`, a URL's pathname never being '')",
+  },
+  {
+    file: 'libs/mcp/src/auth/mcp-jwt.guard.ts',
+    line: "typeof jwt.audience === 'string' ? jwt.audience",
+    node: 'BinaryExpression',
+    reason:
+      'equivalent made `true`: jose takes the frozen list as it is; it only reads it',
+  },
+  {
+    file: 'libs/mcp/src/auth/mcp-jwt.guard.ts',
+    line: "return typeof value === 'number' && Number.isFinite(value);",
+    node: 'BinaryExpression',
+    reason:
+      'equivalent made `true`: Number.isFinite is false for anything but a number',
+  },
 ];
 
 const root = resolve(import.meta.dirname, '..');
