@@ -31,7 +31,7 @@ export const MUTATION_GROUPS = {
     ],
     tests: [
       'libs/mcp/src/**/*.spec.ts',
-      'test/mcp-http*.e2e-spec.ts',
+      'test/http/mcp-http*.e2e-spec.ts',
       'test/protocol/mcp-2026.e2e-spec.ts',
       'test/http/hostile-input.e2e-spec.ts',
       'test/http/hot-path.e2e-spec.ts',
@@ -69,13 +69,13 @@ export const MUTATION_GROUPS = {
     ],
     tests: [
       'libs/operations/src/**/*.spec.ts',
-      'test/pipeline*.e2e-spec.ts',
+      'test/pipeline/pipeline*.e2e-spec.ts',
       'test/http/hostile-input.e2e-spec.ts',
       'test/pipeline/guard-check.e2e-spec.ts',
       'test/http/mcp-http-limits.e2e-spec.ts',
       'test/sample/sample-rules.e2e-spec.ts',
       'test/sample/sample-bounds.e2e-spec.ts',
-      'test/nest-stack-*.e2e-spec.ts',
+      'test/pipeline/nest-stack-*.e2e-spec.ts',
     ],
   },
   // The unit of work
@@ -87,7 +87,7 @@ export const MUTATION_GROUPS = {
     ],
     tests: [
       'libs/typeorm/src/**/*.spec.ts',
-      'test/unit-of-work*.e2e-spec.ts',
+      'test/unit-of-work/unit-of-work*.e2e-spec.ts',
       'test/sample/sample-unit-of-work.e2e-spec.ts',
     ],
   },
@@ -98,7 +98,10 @@ export const MUTATION_GROUPS = {
       'src/auth/tenant.guard.ts',
       'src/auth/tenant.ts',
     ],
-    tests: ['test/sample-*.e2e-spec.ts', 'test/http/mcp-http.e2e-spec.ts'],
+    tests: [
+      'test/sample/sample-*.e2e-spec.ts',
+      'test/http/mcp-http.e2e-spec.ts',
+    ],
   },
   // The OAuth resource server: the JWT verifier, its scopes and the issuer's metadata
   oauth: {
