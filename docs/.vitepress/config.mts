@@ -58,6 +58,8 @@ export default defineConfig({
         text: 'Recipes',
         items: [
           { text: 'Passport JWT', link: '/recipes/passport-jwt' },
+          { text: '@nestjs/jwt', link: '/recipes/nestjs-jwt' },
+          { text: 'CASL', link: '/recipes/casl' },
           { text: 'Throttler', link: '/recipes/throttler' },
           { text: 'nestjs-cls', link: '/recipes/nestjs-cls' },
           { text: 'nestjs-i18n', link: '/recipes/nestjs-i18n' },
