@@ -1,6 +1,83 @@
-import { defineConfig } from 'vitepress';
+import { type DefaultTheme, defineConfig } from 'vitepress';
 
 // The sidebar: a new page is listed here (see docs/CONVENTIONS.md).
+const sidebar = [
+  {
+    text: 'Get started',
+    items: [
+      { text: 'Installation', link: '/get-started/installation' },
+      { text: 'Quick start', link: '/get-started/quick-start' },
+      { text: 'Connect a client', link: '/get-started/connect-a-client' },
+      {
+        text: 'Your first operation and its schema',
+        link: '/get-started/first-operation-schema',
+      },
+    ],
+  },
+  {
+    text: 'Guides',
+    items: [
+      { text: 'Operations and DTOs', link: '/guides/operations-and-dtos' },
+      {
+        text: 'Descriptions and languages',
+        link: '/guides/descriptions-and-languages',
+      },
+      {
+        text: 'Auth and permissions',
+        link: '/guides/auth-and-permissions',
+      },
+      { text: 'OAuth', link: '/guides/oauth' },
+      { text: 'Stdio and the CLI', link: '/guides/stdio-and-cli' },
+      { text: 'Long calls', link: '/guides/long-calls' },
+      { text: 'Transactions', link: '/guides/transactions' },
+      {
+        text: 'Telemetry and audit',
+        link: '/guides/telemetry-and-audit',
+      },
+      { text: 'Testing', link: '/guides/testing' },
+      { text: 'Fastify', link: '/guides/fastify' },
+      { text: 'Several instances', link: '/guides/several-instances' },
+    ],
+  },
+  {
+    text: 'Recipes',
+    items: [
+      { text: 'Passport JWT', link: '/recipes/passport-jwt' },
+      { text: '@nestjs/jwt', link: '/recipes/nestjs-jwt' },
+      { text: 'CASL', link: '/recipes/casl' },
+      { text: 'Throttler', link: '/recipes/throttler' },
+      { text: 'nestjs-cls', link: '/recipes/nestjs-cls' },
+      { text: 'nestjs-i18n', link: '/recipes/nestjs-i18n' },
+      { text: 'PostgreSQL', link: '/recipes/postgresql' },
+      {
+        text: 'Identity providers',
+        link: '/recipes/identity-providers',
+      },
+    ],
+  },
+  {
+    text: 'Reference',
+    items: [
+      {
+        text: 'McpModule options',
+        link: '/reference/mcp-module-options',
+      },
+      {
+        text: 'Operation options',
+        link: '/reference/operation-options',
+      },
+      { text: 'Errors', link: '/reference/errors' },
+      { text: 'CLI', link: '/reference/cli' },
+      { text: 'Compatibility', link: '/reference/compatibility' },
+      { text: 'API', link: '/reference/api' },
+    ],
+  },
+  { text: 'Protocol revisions', link: '/protocol-revisions' },
+  { text: 'Design notes', link: '/design/' },
+] satisfies DefaultTheme.SidebarItem[];
+
+const NAV = ['Get started', 'Guides', 'Recipes', 'Reference'];
+
 export default defineConfig({
   title: 'nestops',
   description:
@@ -10,85 +87,11 @@ export default defineConfig({
   srcExclude: ['CONVENTIONS.md', '**/README.md', '**/node_modules/**'],
   themeConfig: {
     search: { provider: 'local' },
-    nav: [
-      { text: 'Get started', link: '/get-started/installation' },
-      { text: 'Guides', link: '/guides/operations-and-dtos' },
-      { text: 'Recipes', link: '/recipes/passport-jwt' },
-      { text: 'Reference', link: '/reference/mcp-module-options' },
-    ],
-    sidebar: [
-      {
-        text: 'Get started',
-        items: [
-          { text: 'Installation', link: '/get-started/installation' },
-          { text: 'Quick start', link: '/get-started/quick-start' },
-          { text: 'Connect a client', link: '/get-started/connect-a-client' },
-          {
-            text: 'Your first operation and its schema',
-            link: '/get-started/first-operation-schema',
-          },
-        ],
-      },
-      {
-        text: 'Guides',
-        items: [
-          { text: 'Operations and DTOs', link: '/guides/operations-and-dtos' },
-          {
-            text: 'Descriptions and languages',
-            link: '/guides/descriptions-and-languages',
-          },
-          {
-            text: 'Auth and permissions',
-            link: '/guides/auth-and-permissions',
-          },
-          { text: 'OAuth', link: '/guides/oauth' },
-          { text: 'Stdio and the CLI', link: '/guides/stdio-and-cli' },
-          { text: 'Long calls', link: '/guides/long-calls' },
-          { text: 'Transactions', link: '/guides/transactions' },
-          {
-            text: 'Telemetry and audit',
-            link: '/guides/telemetry-and-audit',
-          },
-          { text: 'Testing', link: '/guides/testing' },
-          { text: 'Fastify', link: '/guides/fastify' },
-          { text: 'Several instances', link: '/guides/several-instances' },
-        ],
-      },
-      {
-        text: 'Recipes',
-        items: [
-          { text: 'Passport JWT', link: '/recipes/passport-jwt' },
-          { text: '@nestjs/jwt', link: '/recipes/nestjs-jwt' },
-          { text: 'CASL', link: '/recipes/casl' },
-          { text: 'Throttler', link: '/recipes/throttler' },
-          { text: 'nestjs-cls', link: '/recipes/nestjs-cls' },
-          { text: 'nestjs-i18n', link: '/recipes/nestjs-i18n' },
-          { text: 'PostgreSQL', link: '/recipes/postgresql' },
-          {
-            text: 'Identity providers',
-            link: '/recipes/identity-providers',
-          },
-        ],
-      },
-      {
-        text: 'Reference',
-        items: [
-          {
-            text: 'McpModule options',
-            link: '/reference/mcp-module-options',
-          },
-          {
-            text: 'Operation options',
-            link: '/reference/operation-options',
-          },
-          { text: 'Errors', link: '/reference/errors' },
-          { text: 'CLI', link: '/reference/cli' },
-          { text: 'Compatibility', link: '/reference/compatibility' },
-          { text: 'API', link: '/reference/api' },
-        ],
-      },
-      { text: 'Protocol revisions', link: '/protocol-revisions' },
-      { text: 'Design notes', link: '/design/' },
-    ],
+    sidebar,
+    // The top bar: the first page of each of the NAV sections.
+    nav: sidebar.flatMap(({ text, items }) => {
+      const link = items?.[0]?.link;
+      return NAV.includes(text) && link ? [{ text, link }] : [];
+    }),
   },
 });
