@@ -160,7 +160,7 @@ describe("the stdio host's start", () => {
     );
     expect(result.code).toBe(70);
     expect(result.stderr).toContain(
-      `cli-lazy: runCli's server options answered initialize and server/discover before the app had loaded with {"serverName":"cli-lazy","serverVersion":"0.1.0","instructions":"Something else"}, but McpModule's options say {"serverName":"cli-lazy","serverVersion":"0.1.0","instructions":"Loaded late"}`,
+      `cli-lazy: runCli's server options answered initialize and server/discover before the app had loaded with {"serverName":"cli-lazy","serverVersion":"0.1.0","instructions":"Something else"}, but the app answers with {"serverName":"cli-lazy","serverVersion":"0.1.0","instructions":"Loaded late"}`,
     );
     const failed = JSON.parse(byId(result.stdout).get(2) as string);
     expect(failed.error.code).toBe(-32603);

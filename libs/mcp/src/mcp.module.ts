@@ -23,6 +23,7 @@ import { McpDispatcher } from './protocol/mcp.dispatcher.js';
 import { McpProtocol } from './protocol/mcp-protocol.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpAnswerWriter } from './protocol/answer.writer.js';
+import { McpGreeting } from './protocol/mcp-greeting.js';
 import { Revision2025Handler } from './protocol/revision-2025.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
 import { Revision2026Handler } from './protocol/revision-2026.handler.js';
@@ -66,6 +67,7 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
     McpToolCatalogue,
     McpAnswerWriter,
     McpTools,
+    McpGreeting,
     Revision2025Handler,
     Revision2026Handler,
     McpTelemetry,

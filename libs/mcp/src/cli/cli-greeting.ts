@@ -2,7 +2,10 @@ import {
   serverDefaults,
   greetingSettings,
 } from '../options/server-identity.js';
-import type { McpGreetingSettings } from '../protocol/greeting.js';
+import {
+  MCP_SERVER_FEATURES,
+  type McpGreetingSettings,
+} from '../protocol/greeting.js';
 import type { McpCliServerOptions } from './mcp-cli-options.interface.js';
 
 /**
@@ -13,5 +16,9 @@ import type { McpCliServerOptions } from './mcp-cli-options.interface.js';
 export function earlyGreeting(
   server: McpCliServerOptions = {},
 ): McpGreetingSettings {
-  return greetingSettings(server, serverDefaults(undefined));
+  const settings = greetingSettings(server, serverDefaults(undefined));
+  const features = MCP_SERVER_FEATURES.filter((feature) =>
+    server.features?.includes(feature),
+  );
+  return features.length > 0 ? { ...settings, features } : settings;
 }

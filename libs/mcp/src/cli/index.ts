@@ -12,3 +12,4 @@ export type {
   McpCliOptions,
   McpCliServerOptions,
 } from './mcp-cli-options.interface.js';
+export type { McpServerFeature } from '../protocol/greeting.js';

@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { AppSetup } from '@nestops/operations';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpServerFeature } from '../protocol/greeting.js';
 
 /**
  * The app's root module, loaded when a command needs it: an arrow or async
@@ -17,7 +18,14 @@ export type McpAppLoader = () => Promise<Type<unknown> | DynamicModule>;
 export type McpCliServerOptions = Pick<
   McpModuleOptions,
   'serverName' | 'serverVersion' | 'instructions' | 'cacheTtl'
->;
+> & {
+  /**
+   * What the app serves beyond tools and logging (`'resources'`,
+   * `'prompts'`, `'completions'`), each declared as a capability. Default:
+   * none.
+   */
+  readonly features?: readonly McpServerFeature[];
+};
 
 /** How `runCli` runs. */
 export interface McpCliOptions<A extends INestApplication = INestApplication> {

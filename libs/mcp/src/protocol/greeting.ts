@@ -14,11 +14,29 @@ import { SERVER_INFO_META } from './protocol-revision.js';
 // that the stdio host answers the greetings before the app has loaded, with
 // the very text the app's handlers write.
 
+/**
+ * A feature of MCP's server side the app may have beyond tools and logging,
+ * declared as a capability only when it has it.
+ *
+ * @publicApi
+ */
+export type McpServerFeature = 'resources' | 'prompts' | 'completions';
+
+/** Every `McpServerFeature`, in the order capabilities list them. */
+export const MCP_SERVER_FEATURES: readonly McpServerFeature[] = [
+  'resources',
+  'prompts',
+  'completions',
+];
+
 /** What the greetings and the 2026 members of a result depend on. */
 export type McpGreetingSettings = Pick<
   McpSettings,
   'serverName' | 'serverVersion' | 'instructions' | 'cacheTtl'
->;
+> & {
+  /** The features the app has beyond tools and logging; none when absent. */
+  readonly features?: readonly McpServerFeature[];
+};
 
 /** Fields every 2026 result carries. */
 export interface ModernResult {
@@ -27,10 +45,27 @@ export interface ModernResult {
 }
 
 /** What the server always declares it can do. */
-const CAPABILITIES = Object.freeze({
-  tools: Object.freeze({ listChanged: false }),
-  logging: Object.freeze({}),
-});
+const ALWAYS = { tools: { listChanged: false }, logging: {} } as const;
+
+/** Each feature's capability (no `subscribe`: a stateless server keeps no subscriptions). */
+const FEATURE_CAPABILITIES: Readonly<Record<McpServerFeature, object>> = {
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+};
+
+/** The capabilities a server with `features` declares. */
+export function capabilitiesOf(
+  features: readonly McpServerFeature[] = [],
+): object {
+  const capabilities: Record<string, object> = { ...ALWAYS };
+  for (const feature of MCP_SERVER_FEATURES) {
+    if (features.includes(feature)) {
+      capabilities[feature] = FEATURE_CAPABILITIES[feature];
+    }
+  }
+  return capabilities;
+}
 
 /** A 2026 result: `resultType: "complete"` and the server's name in `_meta`. */
 export function modernResult<T extends object>(
@@ -73,7 +108,7 @@ export function initializeResult(
       SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
         ? requested
         : LATEST_PROTOCOL_VERSION,
-    capabilities: CAPABILITIES,
+    capabilities: capabilitiesOf(settings.features),
     serverInfo: { name: serverName, version: serverVersion },
     ...(instructions ? { instructions } : {}),
   };
@@ -84,7 +119,7 @@ export function discoverResult(settings: McpGreetingSettings): object {
   const { instructions } = settings;
   return modernResult(settings, {
     supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
-    capabilities: CAPABILITIES,
+    capabilities: capabilitiesOf(settings.features),
     ...(instructions ? { instructions } : {}),
     // Nothing in it depends on who asks.
     ...cacheHints(settings, true),

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
-import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
+import { McpGreeting } from './mcp-greeting.js';
 import { setLogLevel } from './call-notifications.js';
 import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
@@ -17,7 +17,7 @@ export class Revision2025Handler {
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly tools: McpTools,
-    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly greeting: McpGreeting,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -25,7 +25,7 @@ export class Revision2025Handler {
     switch (request.method) {
       case 'initialize': {
         const result = initializeResult(
-          this.settings,
+          this.greeting.get(),
           request.params.protocolVersion,
         );
         call.session.protocolVersion = result.protocolVersion;

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
-import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
+import { McpGreeting } from './mcp-greeting.js';
 import { discoverResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
 
@@ -17,13 +17,13 @@ export class Revision2026Handler {
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly tools: McpTools,
-    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly greeting: McpGreeting,
   ) {}
 
   answer(call: McpCall): unknown {
     switch (call.request.method) {
       case 'server/discover':
-        return discoverResult(this.settings);
+        return discoverResult(this.greeting.get());
       case 'tools/list':
         return this.tools.list(call);
       case 'tools/call':

@@ -6,6 +6,7 @@ import {
   type McpGreetingSettings,
 } from '../../protocol/greeting.js';
 import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
+import { McpGreeting } from '../../protocol/mcp-greeting.js';
 import { McpProtocol } from '../../protocol/mcp-protocol.js';
 import type { McpStdioServer } from '../../transports/stdio/stdio-options.js';
 import { listPrincipalOf } from '../../auth/outer-authenticator.js';
@@ -28,7 +29,11 @@ export async function stdioServer(
 ): Promise<McpStdioServer> {
   const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
   if (greeting !== undefined) {
-    checkGreeting(greeting, settings, name);
+    checkGreeting(
+      greeting,
+      app.get(McpGreeting, { strict: false }).get(),
+      name,
+    );
   }
   app.get(McpToolCatalogue, { strict: false }).prepare();
   const headers = contextHeaders(options);
@@ -50,7 +55,7 @@ export async function stdioServer(
 /** Throws, on stderr, when the early greeting is not what the app answers. */
 function checkGreeting(
   early: McpGreetingSettings,
-  settings: McpSettings,
+  settings: McpGreetingSettings,
   name: string,
 ): void {
   const text = (s: McpGreetingSettings) =>
@@ -64,8 +69,9 @@ function checkGreeting(
       serverVersion: s.serverVersion,
       instructions: s.instructions,
       cacheTtl: s.cacheTtl,
+      features: s.features,
     });
-  const message = `runCli's server options answered initialize and server/discover before the app had loaded with ${fields(early)}, but McpModule's options say ${fields(settings)}: give runCli's server the values of McpModule's options`;
+  const message = `runCli's server options answered initialize and server/discover before the app had loaded with ${fields(early)}, but the app answers with ${fields(settings)}: give runCli's server the app's values (McpModule's options, and as features what the app serves beyond tools)`;
   process.stderr.write(`${name}: ${message}\n`);
   throw new StartFailure(new Error(message));
 }

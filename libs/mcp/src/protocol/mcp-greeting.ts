@@ -1,0 +1,32 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
+import type { McpGreetingSettings, McpServerFeature } from './greeting.js';
+
+/**
+ * What the app's greetings (`initialize`, `server/discover`) say: the
+ * module's settings and the features the app has beyond tools, read once.
+ */
+@Injectable()
+export class McpGreeting {
+  private current?: McpGreetingSettings;
+
+  /** @internal Made by Nest's injector. */
+  constructor(@Inject(MCP_SETTINGS) private readonly settings: McpSettings) {}
+
+  /** The greeting settings, features included. */
+  get(): McpGreetingSettings {
+    if (!this.current) {
+      const features = this.features();
+      this.current = {
+        ...this.settings,
+        ...(features.length > 0 ? { features } : {}),
+      };
+    }
+    return this.current;
+  }
+
+  /** The features the app has beyond tools and logging, in a stable order. */
+  private features(): McpServerFeature[] {
+    return [];
+  }
+}
