@@ -18,6 +18,7 @@ import {
   ReportOperations,
   SameClassDuplicates,
   SecondDuplicate,
+  SharedResourceUri,
   startupError,
   toolNames,
   XOperations,
@@ -265,6 +266,15 @@ describe('startup checks of operation contracts', () => {
     expect(error.message).toContain("'dup.run'");
     expect(error.message).toContain('FirstDuplicate.handle');
     expect(error.message).toContain('SecondDuplicate.handle');
+  });
+
+  it('rejects one resource URI on two operations, naming both', async () => {
+    const error = await startupError(appWith([SharedResourceUri]));
+
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.message).toBe(
+      "CONTRACT_CONFLICT_003: Resource 'reports://latest' is declared twice: by operation 'reports.get' and by operation 'reports.newest'; give each its own URI.",
+    );
   });
 
   it('rejects one id on two methods of one provider, naming both methods', async () => {

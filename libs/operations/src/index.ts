@@ -11,6 +11,8 @@ export { Operation } from './operation.decorator.js';
 export type {
   Carrier,
   OperationOptions,
+  OperationResource,
+  OperationResourceOptions,
 } from './interfaces/operation-contract.js';
 export type { OperationDefinition } from './interfaces/operation-contract.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';

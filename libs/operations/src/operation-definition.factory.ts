@@ -19,6 +19,7 @@ import type {
 } from './interfaces/operation-contract.js';
 import { resultSerializerOf } from './invocation/output/output-contract.js';
 import { parseOperationId } from './operation-id.js';
+import { operationResource } from './operation-resource.js';
 import { statedSemantics } from './operation-semantics.js';
 import { ALL_CARRIERS } from './operations.constants.js';
 import type { OperationSchemaFactory } from './schema/operation-schema.factory.js';
@@ -195,6 +196,15 @@ export function createOperationDefinition(
       `transaction must be true, false or { isolation } with isolation one of ${ISOLATIONS.join(', ')}.`,
     );
   }
+  const inputSchema =
+    input &&
+    schemas.create(input, `Operation '${options.id}' (${source}) input`);
+  const asResource = operationResource(
+    options.resource,
+    semantics.readOnly,
+    inputSchema,
+    invalid,
+  );
   const definition: OperationDefinition = Object.freeze({
     id: options.id,
     resource: parsed.resource,
@@ -208,11 +218,10 @@ export function createOperationDefinition(
     policy: options.policy,
     stability,
     semantics,
+    ...(asResource ? { asResource } : {}),
     input,
     output,
-    inputSchema:
-      input &&
-      schemas.create(input, `Operation '${options.id}' (${source}) input`),
+    inputSchema,
     outputSchema:
       output &&
       schemas.create(output, `Operation '${options.id}' (${source}) output`),

@@ -3,10 +3,13 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { ContractError } from './errors/contract.error.js';
 import {
   CONTRACT_DUPLICATE_ID,
+  CONTRACT_DUPLICATE_RESOURCE,
   duplicateIdMessage,
+  duplicateResourceMessage,
 } from './errors/contract.messages.js';
 import { assertClassTransformerInternals } from './nest/class-transformer.adapter.js';
 import { assertClassValidatorInternals } from './nest/class-validator.adapter.js';
+import type { OperationDefinition } from './interfaces/operation-contract.js';
 import type { InstanceWrapper } from './nest/nest-core.adapter.js';
 import {
   createOperationDefinition,
@@ -98,7 +101,9 @@ export class OperationsExplorer implements OnModuleInit {
         });
       }
     }
-    return [...found.values()];
+    const operations = [...found.values()];
+    uniqueResources(operations.map((operation) => operation.definition));
+    return operations;
   }
 
   private classOf(
@@ -114,5 +119,23 @@ export class OperationsExplorer implements OnModuleInit {
     return typeof type === 'function' && type !== Object
       ? (type as new (...args: never[]) => Record<string, unknown>)
       : undefined;
+  }
+}
+
+/** Throws when two operations are read at one resource URI. */
+function uniqueResources(definitions: readonly OperationDefinition[]): void {
+  const byUri = new Map<string, string>();
+  for (const { id, asResource } of definitions) {
+    if (!asResource) {
+      continue;
+    }
+    const previous = byUri.get(asResource.uri);
+    if (previous !== undefined) {
+      throw new ContractError(
+        CONTRACT_DUPLICATE_RESOURCE,
+        duplicateResourceMessage(asResource.uri, previous, id),
+      );
+    }
+    byUri.set(asResource.uri, id);
   }
 }

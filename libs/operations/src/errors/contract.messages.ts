@@ -2,6 +2,7 @@ export const CONTRACT_INVALID_ID = 'CONTRACT_VALIDATION_001';
 export const CONTRACT_INVALID_OPTION = 'CONTRACT_VALIDATION_002';
 export const CONTRACT_DUPLICATE_ID = 'CONTRACT_CONFLICT_001';
 export const AMBIGUOUS_DTO_NAME = 'CONTRACT_CONFLICT_002';
+export const CONTRACT_DUPLICATE_RESOURCE = 'CONTRACT_CONFLICT_003';
 export const UNRESOLVED_SCHEMA_REF = 'CONTRACT_VALIDATION_003';
 
 export const invalidIdMessage = (id: unknown, where: string) =>
@@ -15,6 +16,13 @@ export const invalidOptionMessage = (
 
 export const duplicateIdMessage = (id: string, first: string, second: string) =>
   `Operation '${id}' is declared twice: on ${first} and on ${second}.`;
+
+export const duplicateResourceMessage = (
+  uri: string,
+  first: string,
+  second: string,
+) =>
+  `Resource '${uri}' is declared twice: by operation '${first}' and by operation '${second}'; give each its own URI.`;
 
 export const ambiguousDtoNameMessage = (name: string, usedBy: string) =>
   `${usedBy} uses the DTO class name '${name}', which several classes have; JSON Schemas are keyed by class name, so rename one of them.`;

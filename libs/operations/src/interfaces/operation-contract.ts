@@ -53,6 +53,14 @@ export interface OperationOptions {
   /** Marks a custom verb as read-only (`orders.search`). */
   readOnly?: boolean;
   /**
+   * Also publishes a read-only operation as an MCP resource read at this
+   * URI: a fixed one (`orders://recent`) for an operation with no required
+   * input, or a URI template (`orders://{id}`, RFC 6570 level 1) whose
+   * variables are input properties. As an object, `mimeType` is the
+   * content's type (default: `application/json`, the result as JSON text).
+   */
+  resource?: string | OperationResourceOptions;
+  /**
    * Whether a call may destroy or irreversibly change existing state
    * (MCP's `destructiveHint`), overriding what the verb implies (`delete`
    * and custom verbs: true; `create`, `update`: false). `true` with a
@@ -103,6 +111,33 @@ export interface OperationOptions {
       };
 }
 
+/**
+ * `@Operation({ resource })` in full: where the operation is also read as
+ * a resource, and as what.
+ *
+ * @publicApi
+ */
+export interface OperationResourceOptions {
+  /** A URI, or a URI template whose `{variables}` are input properties. */
+  readonly uri: string;
+  /** The content's MIME type. Default: `application/json`. */
+  readonly mimeType?: string;
+}
+
+/**
+ * Where an operation is also read as a resource, as discovered.
+ *
+ * @publicApi
+ */
+export interface OperationResource {
+  /** The URI or URI template, as `@Operation({ resource })` gives it. */
+  readonly uri: string;
+  /** The template's variables (input properties) in order; empty for a fixed URI. */
+  readonly variables: readonly string[];
+  /** The content's MIME type, when the operation states one. */
+  readonly mimeType?: string;
+}
+
 /** The SQL isolation levels a transaction can ask for. */
 export type TransactionIsolation = NonNullable<
   Exclude<OperationOptions['transaction'], boolean | undefined>['isolation']
@@ -151,6 +186,8 @@ export interface OperationDefinition {
     /** Reaches an open world outside the app; undefined when not stated. */
     readonly openWorld?: boolean;
   };
+  /** `@Operation({ resource })`: where it is also read as a resource. */
+  readonly asResource?: OperationResource;
   /** The input DTO class, given or inferred from the method's first parameter. */
   readonly input?: Type<unknown>;
   /** The output DTO class, when given. */
