@@ -187,6 +187,21 @@ async function main() {
           `bars of widths ${widths.join(', ')}, expected 8 drawn`,
         );
       }
+      // The loader's ratios are bench/run.mjs's: the run's own target line says them.
+      const caption = await chart.locator('figcaption').innerText();
+      const file = /bench\/results\/(\S+\.json)/.exec(caption)?.[1];
+      if (!file) throw new Error(`no results file named in "${caption}"`);
+      const run = JSON.parse(
+        await readFile(join(root, 'bench/results', file), 'utf8'),
+      );
+      const peers = run.targets.find((t) =>
+        t.target.includes('2x @rekog/mcp-nest and the SDK'),
+      ).measured;
+      for (const [figure] of peers.matchAll(/\d+\.\d\dx \S+/g)) {
+        if (!caption.includes(figure)) {
+          throw new Error(`"${figure}" (${file}) is not in "${caption}"`);
+        }
+      }
       await chart.screenshot({ path: join(shots, 'benchmarks.png') });
     });
 

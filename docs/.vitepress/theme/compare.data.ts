@@ -3,8 +3,8 @@ import { basename } from 'node:path';
 // Only a type from vitepress: the loader is bundled as CommonJS, which cannot require it.
 import type { LoaderModule } from 'vitepress';
 
-/** One server of the benchmark's side-by-side comparison, against the plain Nest route. */
-export interface CompareRow {
+/** One server of the benchmark's side-by-side comparison, as the run measured it. */
+interface Measured {
   readonly id: string;
   readonly label: string;
   /** Median requests/s of the rounds. */
@@ -13,6 +13,10 @@ export interface CompareRow {
   readonly p99: number;
   /** Median server CPU time per request, in µs. */
   readonly cpuUs: number;
+}
+
+/** One server of the comparison, against the plain Nest route. */
+export interface CompareRow extends Measured {
   /** Requests/s over the route's: the median of the rounds' ratios, and their range. */
   readonly rpsRatio: Ratio;
   /** The route's server CPU per request over this one's (higher: cheaper), round by round. */
@@ -55,15 +59,9 @@ interface RunFile {
   readonly compare?: {
     readonly rounds: number;
     readonly connections: number;
-    readonly rows: readonly {
-      readonly id: string;
-      readonly label: string;
-      readonly rps: number;
-      readonly p50: number;
-      readonly p99: number;
-      readonly cpuUs: number;
+    readonly rows: readonly (Measured & {
       readonly rounds: readonly Round[];
-    }[];
+    })[];
   };
 }
 
@@ -118,15 +116,15 @@ export default {
       loadAverage: run.machine.loadAverage[0],
       rounds,
       connections,
-      rows: rows.map((row) => ({
-        id: row.id,
-        label: row.label,
-        rps: row.rps,
-        p50: row.p50,
-        p99: row.p99,
-        cpuUs: row.cpuUs,
-        rpsRatio: ratio(row.rounds, base, (r, b) => r.rps / b.rps),
-        cpuRatio: ratio(row.rounds, base, (r, b) => b.cpuUs / r.cpuUs),
+      rows: rows.map(({ id, label, rps, p50, p99, cpuUs, rounds: of }) => ({
+        id,
+        label,
+        rps,
+        p50,
+        p99,
+        cpuUs,
+        rpsRatio: ratio(of, base, (r, b) => r.rps / b.rps),
+        cpuRatio: ratio(of, base, (r, b) => b.cpuUs / r.cpuUs),
       })),
       oursOverPeers: Object.fromEntries(
         rows
