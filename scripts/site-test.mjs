@@ -1,7 +1,8 @@
 // The documentation site in a browser (npm run test:site): builds it, serves
 // docs/.vitepress/dist on 127.0.0.1, and drives Debian's Chromium through
 // playwright-core: the home page's hero, the quick start's sidebar and code
-// block, and the local search. Screenshots go to reports/site/.
+// block, the design notes' diagram (Mermaid), the benchmarks page's chart,
+// and the local search. Screenshots go to reports/site/.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
@@ -158,6 +159,52 @@ async function main() {
       });
     });
 
+    await check('design notes: the diagram of a call is drawn', async () => {
+      await page.goto(`${url}/design/`, { waitUntil: 'load' });
+      const diagram = page.locator('.vp-doc .mermaid svg');
+      await visible(diagram, 'the diagram (.mermaid svg)');
+      const text = await diagram.evaluate((svg) => svg.textContent ?? '');
+      for (const step of ['POST /mcp', 'dispatcher', 'interceptors']) {
+        if (!text.includes(step))
+          throw new Error(`no "${step}" in the diagram`);
+      }
+      // The top bar stays on screen and would cover the diagram's top.
+      await page.addStyleTag({ content: '.VPNav { visibility: hidden; }' });
+      await diagram.screenshot({ path: join(shots, 'call-diagram.png') });
+    });
+
+    await check('benchmarks: the chart has its bars', async () => {
+      await page.goto(`${url}/reference/benchmarks`, { waitUntil: 'load' });
+      const chart = page.locator('.benchmark-chart');
+      await visible(chart.locator('svg'), 'the chart (.benchmark-chart svg)');
+      const widths = await chart
+        .locator('rect.bar')
+        .evaluateAll((bars) =>
+          bars.map((bar) => bar.getBoundingClientRect().width),
+        );
+      if (widths.length !== 8 || widths.some((width) => !(width > 0))) {
+        throw new Error(
+          `bars of widths ${widths.join(', ')}, expected 8 drawn`,
+        );
+      }
+      // The loader's ratios are bench/run.mjs's: the run's own target line says them.
+      const caption = await chart.locator('figcaption').innerText();
+      const file = /bench\/results\/(\S+\.json)/.exec(caption)?.[1];
+      if (!file) throw new Error(`no results file named in "${caption}"`);
+      const run = JSON.parse(
+        await readFile(join(root, 'bench/results', file), 'utf8'),
+      );
+      const peers = run.targets.find((t) =>
+        t.target.includes('2x @rekog/mcp-nest and the SDK'),
+      ).measured;
+      for (const [figure] of peers.matchAll(/\d+\.\d\dx \S+/g)) {
+        if (!caption.includes(figure)) {
+          throw new Error(`"${figure}" (${file}) is not in "${caption}"`);
+        }
+      }
+      await chart.screenshot({ path: join(shots, 'benchmarks.png') });
+    });
+
     await check('local search: "OAuth" finds a result', async () => {
       await page.locator('.VPNavBarSearch button').click();
       const input = page.locator('.VPLocalSearchBox input');
@@ -177,7 +224,8 @@ async function main() {
   if (!process.exitCode) {
     console.log(`test:site: screenshots in ${shots}`);
     console.log(
-      `test:site: passed: 3 checks (hero; quick start's sidebar and code; ` +
+      `test:site: passed: 5 checks (hero; quick start's sidebar and code; ` +
+        `the call's diagram; the benchmark chart's bars; ` +
         `${results} search result(s) for "OAuth"), site built in ${(ms / 1000).toFixed(1)} s`,
     );
   }

@@ -1,4 +1,10 @@
-import { type DefaultTheme, defineConfig } from 'vitepress';
+import {
+  type DefaultTheme,
+  defineConfig,
+  type MarkdownOptions,
+} from 'vitepress';
+
+type MarkdownIt = Parameters<NonNullable<MarkdownOptions['config']>>[0];
 
 // The sidebar: a new page is listed here (see docs/CONVENTIONS.md).
 const sidebar = [
@@ -69,12 +75,30 @@ const sidebar = [
       { text: 'Errors', link: '/reference/errors' },
       { text: 'CLI', link: '/reference/cli' },
       { text: 'Compatibility', link: '/reference/compatibility' },
+      { text: 'Benchmarks', link: '/reference/benchmarks' },
       { text: 'API', link: '/reference/api' },
     ],
   },
   { text: 'Protocol revisions', link: '/protocol-revisions' },
   { text: 'Design notes', link: '/design/' },
 ] satisfies DefaultTheme.SidebarItem[];
+
+/**
+ * A ```mermaid block becomes the theme's MermaidDiagram component, which
+ * draws it in the browser (theme/MermaidDiagram.vue).
+ */
+function mermaidBlocks(md: MarkdownIt): void {
+  const fence = md.renderer.rules.fence!;
+  let count = 0;
+  md.renderer.rules.fence = (tokens, index, options, env, self) => {
+    const token = tokens[index];
+    if (token.info.trim() !== 'mermaid') {
+      return fence(tokens, index, options, env, self);
+    }
+    const code = encodeURIComponent(token.content);
+    return `<MermaidDiagram id="mermaid-${++count}" code="${code}" />`;
+  };
+}
 
 const NAV = ['Get started', 'Guides', 'Recipes', 'Reference'];
 
@@ -85,6 +109,9 @@ export default defineConfig({
   cleanUrls: true,
   // CONVENTIONS.md is for writers; node_modules and README.md files are not pages.
   srcExclude: ['CONVENTIONS.md', '**/README.md', '**/node_modules/**'],
+  markdown: { config: (md) => mermaidBlocks(md) },
+  // Mermaid's diagram chunks, loaded only on a page with a diagram.
+  vite: { build: { chunkSizeWarningLimit: 1600 } },
   themeConfig: {
     search: { provider: 'local' },
     sidebar,

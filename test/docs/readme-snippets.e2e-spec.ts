@@ -1,10 +1,10 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import {
   checkSnippets,
   readmeSnippets,
   type SnippetDiagnostics,
 } from '../support/readme-snippets';
+import { pagesUnder } from './doc-pages';
 
 /**
  * Every ```ts block of the libraries' READMEs and of the documentation's
@@ -15,20 +15,11 @@ import {
  * that file; a block that shows a quick-start file verbatim is that file;
  * any other block is a file of its own in `src/`. So a block imports what
  * it uses: from the packages, or from the app's files by relative path. A
- * block after a `<!-- not compiled: why -->` line (a fragment of the sample
- * app) is left out.
+ * block that shows a file of the sample app (`src/`) verbatim is compiled
+ * with the sample, and one after a `<!-- not compiled: why -->` line is left
+ * out.
  */
 const ROOT = join(__dirname, '../..');
-
-function pagesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      return name === '.vitepress' ? [] : pagesUnder(path);
-    }
-    return path.endsWith('.md') ? [relative(ROOT, path)] : [];
-  });
-}
 
 const READMES = [
   'libs/operations/README.md',

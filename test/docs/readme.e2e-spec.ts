@@ -28,20 +28,28 @@ const DOCUMENTS = [
 
 /**
  * The pages show the quick-start app (which the consumer test installs the
- * packed libraries into) and the client configurations (which
- * client-configs.e2e-spec and sample-stdio.e2e-spec run) verbatim, so what
- * they show is what is tested.
+ * packed libraries into), the client configurations (which
+ * client-configs.e2e-spec and sample-stdio.e2e-spec run), the sample's
+ * command line and the recipes' code (which the recipes' tests in
+ * test/pipeline import) verbatim, so what they show is what is tested.
  */
 const VERBATIM = [
   ['docs/get-started/quick-start.md', 'examples/quick-start/src'],
   ['docs/get-started/connect-a-client.md', 'examples/clients'],
   ['docs/guides/stdio-and-cli.md', 'examples/stdio'],
+  ['docs/guides/stdio-and-cli.md', 'src/cli.ts'],
+  ['docs/recipes/nestjs-jwt.md', 'test/recipes/nestjs-jwt'],
+  ['docs/recipes/casl.md', 'test/recipes/casl'],
 ] as const;
 
 describe.each(VERBATIM)('%s', (page, dir) => {
   const text = read(page);
 
-  it.each(filesUnder(dir))('shows %s verbatim', (file) => {
+  const files = statSync(join(root, dir)).isDirectory()
+    ? filesUnder(dir)
+    : [dir];
+
+  it.each(files)('shows %s verbatim', (file) => {
     expect(text.includes(read(file)), `${page} lacks ${file}`).toBe(true);
   });
 });

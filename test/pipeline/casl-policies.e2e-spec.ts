@@ -1,99 +1,24 @@
 import {
-  AbilityBuilder,
-  createMongoAbility,
-  type ExtractSubjectType,
-  type InferSubjects,
-  type MongoAbility,
-} from '@casl/ability';
-import {
   type CanActivate,
-  createParamDecorator,
   type ExecutionContext,
-  ForbiddenException,
   Injectable,
   Module,
-  SetMetadata,
   UnauthorizedException,
-  UseGuards,
 } from '@nestjs/common';
-import { APP_GUARD, Reflector } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { McpModule } from '@nestops/mcp';
-import { Operation } from '@nestops/operations';
-import { IsInt } from 'class-validator';
+import { ArticlesService } from '../recipes/casl/casl/articles.service';
+import { CaslAbilityFactory, type User } from '../recipes/casl/casl/policies';
 import { mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
 /**
  * NestJS's CASL recipe (an ability per user, `@CheckPolicies` read by a
  * `PoliciesGuard` on the method) on operations: tool calls are allowed and
- * refused by the same policies, and a refused one changes nothing.
+ * refused by the same policies, and a refused one changes nothing. The
+ * policies and the service are the recipe's files, as docs/recipes/casl.md
+ * shows them.
  */
-
-enum Action {
-  Manage = 'manage',
-  Read = 'read',
-  Delete = 'delete',
-}
-
-class Article {
-  constructor(
-    readonly id: number,
-    readonly authorId: string,
-    readonly isPublished: boolean,
-  ) {}
-}
-
-interface User {
-  id: string;
-  isAdmin: boolean;
-}
-
-type Subjects = InferSubjects<typeof Article> | 'all';
-type AppAbility = MongoAbility<[Action, Subjects]>;
-
-@Injectable()
-class CaslAbilityFactory {
-  createForUser(user: User): AppAbility {
-    const { can, cannot, build } = new AbilityBuilder<AppAbility>(
-      createMongoAbility,
-    );
-    if (user.isAdmin) {
-      can(Action.Manage, 'all');
-    } else {
-      can(Action.Read, 'all');
-    }
-    can(Action.Delete, Article, { authorId: user.id });
-    cannot(Action.Delete, Article, { isPublished: true });
-    return build({
-      detectSubjectType: (item) =>
-        item.constructor as ExtractSubjectType<Subjects>,
-    });
-  }
-}
-
-type PolicyHandler = (ability: AppAbility) => boolean;
-const CHECK_POLICIES_KEY = 'check_policy';
-const CheckPolicies = (...handlers: PolicyHandler[]) =>
-  SetMetadata(CHECK_POLICIES_KEY, handlers);
-
-@Injectable()
-class PoliciesGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly abilities: CaslAbilityFactory,
-  ) {}
-
-  canActivate(context: ExecutionContext): boolean {
-    const handlers =
-      this.reflector.get<PolicyHandler[]>(
-        CHECK_POLICIES_KEY,
-        context.getHandler(),
-      ) ?? [];
-    const { user } = context.switchToHttp().getRequest<{ user: User }>();
-    const ability = this.abilities.createForUser(user);
-    return handlers.every((handler) => handler(ability));
-  }
-}
 
 const USERS: Record<string, User> = {
   'ApiKey ada-key': { id: 'ada', isAdmin: true },
@@ -114,61 +39,6 @@ class ApiKeyGuard implements CanActivate {
     }
     request.user = user;
     return true;
-  }
-}
-
-const CurrentUser = createParamDecorator(
-  (_: unknown, context: ExecutionContext): User =>
-    context.switchToHttp().getRequest<{ user: User }>().user,
-);
-
-class ArticleIdDto {
-  @IsInt()
-  id!: number;
-}
-
-@Injectable()
-class ArticlesService {
-  readonly articles = new Map<number, Article>([
-    [1, new Article(1, 'bob', false)],
-    [2, new Article(2, 'bob', true)],
-    [3, new Article(3, 'carol', false)],
-  ]);
-
-  constructor(private readonly abilities: CaslAbilityFactory) {}
-
-  @Operation({ id: 'articles.count', input: null, readOnly: true })
-  @UseGuards(PoliciesGuard)
-  @CheckPolicies((ability) => ability.can(Action.Read, Article))
-  count(): { count: number } {
-    return { count: this.articles.size };
-  }
-
-  @Operation({ id: 'articles.purge', input: null })
-  @UseGuards(PoliciesGuard)
-  @CheckPolicies((ability) => ability.can(Action.Manage, 'all'))
-  purge(): { purged: number } {
-    const purged = this.articles.size;
-    this.articles.clear();
-    return { purged };
-  }
-
-  /** The recipe's check on the instance, in the method. */
-  @Operation({ id: 'articles.delete' })
-  delete(
-    { id }: ArticleIdDto,
-    _context: unknown,
-    @CurrentUser() user: User,
-  ): { id: number; deleted: true } {
-    const article = this.articles.get(id);
-    if (!article) {
-      throw new ForbiddenException('No such article.');
-    }
-    if (!this.abilities.createForUser(user).can(Action.Delete, article)) {
-      throw new ForbiddenException(`You may not delete article ${id}.`);
-    }
-    this.articles.delete(id);
-    return { id, deleted: true };
   }
 }
 

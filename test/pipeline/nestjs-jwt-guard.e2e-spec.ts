@@ -1,15 +1,10 @@
-import {
-  type CanActivate,
-  type ExecutionContext,
-  Injectable,
-  Module,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule, JwtService } from '@nestjs/jwt';
 import { McpModule } from '@nestops/mcp';
 import { Operation } from '@nestops/operations';
 import { IsString } from 'class-validator';
+import { JwtAuthGuard } from '../recipes/nestjs-jwt/auth/jwt-auth.guard';
 import { mcpHttp } from '../support/mcp-http';
 import { startApp, useApp } from '../support/start-app';
 
@@ -17,41 +12,11 @@ import { startApp, useApp } from '../support/start-app';
  * NestJS's authentication recipe (`@nestjs/jwt`'s `JwtService.verifyAsync`
  * in the app's own guard) as McpModule's `authGuard`: a valid token calls
  * with its permissions, a forged or expired one is the endpoint's 401, and
- * a refused call writes nothing.
+ * a refused call writes nothing. The guard is the recipe's file, as
+ * docs/recipes/nestjs-jwt.md shows it.
  */
 
 const SECRET = 'a-secret-of-this-test-only';
-
-interface TokenUser {
-  id: string;
-  permissions: string[];
-}
-
-@Injectable()
-class JwtAuthGuard implements CanActivate {
-  constructor(private readonly jwt: JwtService) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<{
-      headers: Record<string, string | undefined>;
-      user?: TokenUser;
-    }>();
-    const [type, token] = request.headers.authorization?.split(' ') ?? [];
-    if (type !== 'Bearer' || !token) {
-      throw new UnauthorizedException();
-    }
-    try {
-      const payload = await this.jwt.verifyAsync<{
-        sub: string;
-        permissions: string[];
-      }>(token);
-      request.user = { id: payload.sub, permissions: payload.permissions };
-    } catch {
-      throw new UnauthorizedException();
-    }
-    return true;
-  }
-}
 
 class JwtNoteDto {
   @IsString()

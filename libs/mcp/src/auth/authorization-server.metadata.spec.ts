@@ -83,31 +83,24 @@ describe('jwksUriOf', () => {
     );
   });
 
-  it('falls back to OpenID Connect when the first metadata names another issuer', async () => {
-    answers.set(RFC8414, {
-      status: 200,
-      body: { issuer: 'https://other.example', jwks_uri: `${origin}/evil` },
-    });
-    answers.set(OIDC, {
-      status: 200,
-      body: { issuer: origin, jwks_uri: `${origin}/certs` },
-    });
+  it.each([
+    [
+      'names another issuer',
+      () => ({ issuer: 'https://other.example', jwks_uri: `${origin}/evil` }),
+    ],
+    ['has no jwks_uri string', () => ({ issuer: origin, jwks_uri: 42 })],
+  ])(
+    'falls back to OpenID Connect when the first metadata %s',
+    async (_, first) => {
+      answers.set(RFC8414, { status: 200, body: first() });
+      answers.set(OIDC, {
+        status: 200,
+        body: { issuer: origin, jwks_uri: `${origin}/certs` },
+      });
 
-    await expect(jwksUriOf(origin)).resolves.toBe(`${origin}/certs`);
-  });
-
-  it('falls back to OpenID Connect when the first metadata has no jwks_uri string', async () => {
-    answers.set(RFC8414, {
-      status: 200,
-      body: { issuer: origin, jwks_uri: 42 },
-    });
-    answers.set(OIDC, {
-      status: 200,
-      body: { issuer: origin, jwks_uri: `${origin}/certs` },
-    });
-
-    await expect(jwksUriOf(origin)).resolves.toBe(`${origin}/certs`);
-  });
+      await expect(jwksUriOf(origin)).resolves.toBe(`${origin}/certs`);
+    },
+  );
 
   it('names each place it looked and what it found there when neither names the keys', async () => {
     answers.set(OIDC, {
