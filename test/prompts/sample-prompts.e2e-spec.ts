@@ -19,8 +19,8 @@ import { ALICE, REQUEST, childEnv } from '../support/sample-cli';
  */
 
 const PROMPT = 'draft-restock-order';
-const ORDERS_TEMPLATE = { type: 'ref/resource', uri: 'orders://{id}' };
-const RESTOCK = { type: 'ref/prompt', name: PROMPT };
+const ORDERS_TEMPLATE = { type: 'ref/resource', uri: 'orders://{id}' } as const;
+const RESTOCK = { type: 'ref/prompt', name: PROMPT } as const;
 
 type AnyClient = ClientV1 | ClientV2;
 

@@ -65,6 +65,11 @@ export class McpPromptCatalogue implements OnApplicationBootstrap {
     return this.all().get(name);
   }
 
+  /** The application's fallback language. */
+  defaultLanguage(): string {
+    return this.messages.fallbackLanguage();
+  }
+
   /** Whether the app has prompts. */
   any(): boolean {
     return this.all().size > 0;
