@@ -1,4 +1,5 @@
 import { ContractError } from '@nestops/operations/internal';
+import { McpProtocolError, McpTestClient } from '@nestops/mcp/testing';
 import {
   DottedPrompt,
   FixturePrompts,
@@ -233,6 +234,40 @@ describe('prompts and completions of a fixture app', () => {
     expect(error).toMatchObject({
       code: -32602,
       data: { code: 'PROTOCOLS_NOTFOUND_005' },
+    });
+  });
+});
+
+describe('prompts with the test kit (McpTestClient)', () => {
+  const app = useApp(() => startApp(promptApp()));
+
+  it('lists, gets and completes in-process, with the headers chosen', async () => {
+    const mcp = McpTestClient.create(app().app, {
+      headers: { authorization: 'Bearer reader' },
+    });
+    expect((await mcp.listPrompts()).map((prompt) => prompt.name)).toEqual([
+      'guarded',
+      'pick',
+      'secret',
+    ]);
+    expect(await mcp.getPrompt('secret')).toEqual({
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'the secret' } },
+      ],
+    });
+    expect(
+      await mcp.complete({ type: 'ref/prompt', name: 'pick' }, 'note', 'n', {
+        choice: 'b',
+      }),
+    ).toEqual({ values: ['b-n'], total: 1, hasMore: false });
+    const error = await mcp
+      .withHeaders({ authorization: 'Bearer other' })
+      .getPrompt('secret')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(McpProtocolError);
+    expect(error).toMatchObject({
+      rpcCode: -32602,
+      code: 'PROTOCOLS_NOTFOUND_004',
     });
   });
 });

@@ -29,5 +29,9 @@ export type {
   PromptResourceLink,
   PromptTextContent,
 } from './prompts/prompt-messages.js';
+export type {
+  McpPromptArgument,
+  McpPromptEntry,
+} from './prompts/mcp-prompt.catalogue.js';
 export { Complete } from './completions/complete.decorator.js';
 export { CompletionRequest } from './completions/completion-request.js';
