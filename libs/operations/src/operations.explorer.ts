@@ -163,8 +163,18 @@ function kindLabel(kind: string): string {
 
 /** A callable's options as `@Operation()` would state them: read-only, on its carrier. */
 function operationOptionsOf(callable: CallableOptions): OperationOptions {
-  const { kind: _kind, like: _like, ...options } = callable;
-  return { ...options, readOnly: true };
+  const { id, title, description, permission, policy, input, expose } =
+    callable;
+  return {
+    id,
+    title,
+    description,
+    permission,
+    policy,
+    input,
+    expose,
+    readOnly: true,
+  };
 }
 
 /**

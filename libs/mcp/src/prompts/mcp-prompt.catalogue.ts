@@ -19,18 +19,33 @@ import {
   nonStringArgumentMessage,
 } from './prompt.messages.js';
 
-/** One argument of a `prompts/list` entry. */
+/**
+ * One argument of a `prompts/list` entry.
+ *
+ * @publicApi
+ */
 export interface McpPromptArgument {
+  /** The DTO property's name. */
   readonly name: string;
+  /** Its description in the caller's language, if it has one. */
   readonly description?: string;
+  /** Whether the DTO requires it. */
   readonly required: boolean;
 }
 
-/** One entry of `prompts/list`. */
+/**
+ * One entry of `prompts/list`.
+ *
+ * @publicApi
+ */
 export interface McpPromptEntry {
+  /** `@Prompt({ name })`. */
   readonly name: string;
+  /** The title in the caller's language, if it has one. */
   readonly title?: string;
+  /** The description in the caller's language, if it has one. */
   readonly description?: string;
+  /** Its arguments, when it takes any. */
   readonly arguments?: readonly McpPromptArgument[];
 }
 

@@ -4,7 +4,9 @@
  * @publicApi
  */
 export interface PromptTextContent {
+  /** Always `text`. */
   readonly type: 'text';
+  /** The text. */
   readonly text: string;
 }
 
@@ -14,6 +16,7 @@ export interface PromptTextContent {
  * @publicApi
  */
 export interface PromptBinaryContent<T extends 'image' | 'audio'> {
+  /** `image` or `audio`. */
   readonly type: T;
   /** The bytes, base64-encoded. */
   readonly data: string;
@@ -27,7 +30,9 @@ export interface PromptBinaryContent<T extends 'image' | 'audio'> {
  * @publicApi
  */
 export interface PromptEmbeddedResource {
+  /** Always `resource`. */
   readonly type: 'resource';
+  /** The resource's URI and contents. */
   readonly resource:
     | {
         readonly uri: string;
@@ -47,11 +52,17 @@ export interface PromptEmbeddedResource {
  * @publicApi
  */
 export interface PromptResourceLink {
+  /** Always `resource_link`. */
   readonly type: 'resource_link';
+  /** The resource's URI. */
   readonly uri: string;
+  /** Its name. */
   readonly name: string;
+  /** A human-readable title. */
   readonly title?: string;
+  /** What it holds. */
   readonly description?: string;
+  /** Its contents' MIME type. */
   readonly mimeType?: string;
 }
 
@@ -73,7 +84,9 @@ export type PromptContent =
  * @publicApi
  */
 export interface PromptMessage {
+  /** Who says it. */
   readonly role: 'user' | 'assistant';
+  /** What it holds. */
   readonly content: PromptContent;
 }
 

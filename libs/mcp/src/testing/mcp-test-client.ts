@@ -155,8 +155,13 @@ export class McpTestClient {
     }
     if ('error' in response) {
       const { code, data, message } = response.error;
-      const { code: _code, ...details } = data;
-      throw new McpProtocolError(code, data.code, message, details);
+      const { fields } = data;
+      throw new McpProtocolError(
+        code,
+        data.code,
+        message,
+        fields ? { fields } : {},
+      );
     }
     return response.result as T;
   }
