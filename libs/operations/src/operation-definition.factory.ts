@@ -211,9 +211,11 @@ export function createOperationDefinition(
       `transaction must be true, false or { isolation } with isolation one of ${ISOLATIONS.join(', ')}.`,
     );
   }
+  // A callable's own input class (a completer's request) is validated, never published.
   const inputSchema =
-    input &&
-    schemas.create(input, `Operation '${options.id}' (${source}) input`);
+    input && (kind === OPERATION_KIND || !options.input)
+      ? schemas.create(input, `Operation '${options.id}' (${source}) input`)
+      : undefined;
   const asResource = operationResource(
     options.resource,
     semantics.readOnly,

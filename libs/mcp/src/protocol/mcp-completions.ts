@@ -6,7 +6,7 @@ import {
   OperationRegistry,
 } from '@nestops/operations/internal';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
-import type { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { closedSetOf, startingWith } from '../completions/closed-set.js';
 import { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
 import {
@@ -43,6 +43,9 @@ interface CompletionTarget {
  */
 @Injectable()
 export class McpCompletions implements OnApplicationBootstrap {
+  /** Whether the app has anything to complete, once known. */
+  private anything?: boolean;
+
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly registry: OperationRegistry,
@@ -74,17 +77,22 @@ export class McpCompletions implements OnApplicationBootstrap {
 
   /** Whether the app has anything to complete: prompt arguments or template variables. */
   any(): boolean {
-    return (
+    return (this.anything ??=
       this.prompts.hasArguments() ||
       this.registry
         .exposedOn('mcp')
-        .some((operation) => (operation.asResource?.variables.length ?? 0) > 0)
-    );
+        .some(
+          (operation) => (operation.asResource?.variables.length ?? 0) > 0,
+        ));
   }
 
   /** The values for the argument `params` names, at most 100. */
   async complete(call: McpCall): Promise<object> {
     const { params, revision } = call.request;
+    if (!this.any()) {
+      // Nothing to complete: no `completions` capability, no method.
+      throw McpProtocolError.methodNotFound(call.request.method);
+    }
     const { ref, argument } = params;
     if (
       !isRecord(ref) ||

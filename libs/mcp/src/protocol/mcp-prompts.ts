@@ -4,6 +4,7 @@ import {
   OperationInvoker,
   OperationMessages,
 } from '@nestops/operations/internal';
+import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
 import { PROMPT_KIND } from '../prompts/prompt.constants.js';
@@ -39,6 +40,7 @@ export class McpPrompts {
 
   /** The prompt list in the caller's language; in 2026 with cache hints. */
   list(call: McpCall): RawJson {
+    this.assertPrompts(call);
     const { revision } = call.request;
     const { caller } = call.transport;
     const locale = this.messages.callerLocale(caller.headers, caller.locale);
@@ -73,6 +75,7 @@ export class McpPrompts {
    * prompt; invalid arguments are `-32602` naming each field.
    */
   async get(call: McpCall): Promise<object> {
+    this.assertPrompts(call);
     const { params, revision } = call.request;
     const { caller } = call.transport;
     const name = params.name;
@@ -113,6 +116,13 @@ export class McpPrompts {
     call.observer?.answered(result);
     const answer = promptResult(result, name);
     return revision === '2025' ? answer : this.writer.modern(answer);
+  }
+
+  /** An app without prompts declares none and has no `prompts/*` methods (`-32601`). */
+  private assertPrompts(call: McpCall): void {
+    if (!this.catalogue.any()) {
+      throw McpProtocolError.methodNotFound(call.request.method);
+    }
   }
 
   /** Whether the list is the same in every language. */
