@@ -6,6 +6,7 @@ import {
   NumberArgumentPrompt,
   OrphanCompleter,
   promptApp,
+  PromptUserGuard,
   StrayCompleter,
 } from '../fixtures/prompt-fixtures';
 import { startupError } from '../fixtures/startup-fixtures';
@@ -235,6 +236,38 @@ describe('prompts and completions of a fixture app', () => {
       code: -32602,
       data: { code: 'PROTOCOLS_NOTFOUND_005' },
     });
+  });
+});
+
+describe('prompts/list per caller (toolListPerCaller)', () => {
+  const app = useApp(() =>
+    startApp(
+      promptApp([FixturePrompts], {
+        toolListPerCaller: true,
+        authGuard: PromptUserGuard,
+      }),
+    ),
+  );
+  const names = async (headers: Record<string, string>, modern = false) => {
+    const http = mcpHttp(app().baseUrl);
+    const reply = modern
+      ? await http.post(modernRequest(1, 'prompts/list'), headers, {
+          modern: true,
+        })
+      : await http.request('prompts/list', {}, headers);
+    const { result } = reply.json<{
+      result: { prompts: { name: string }[]; cacheScope?: string };
+    }>();
+    return [result.prompts.map((prompt) => prompt.name), result.cacheScope];
+  };
+
+  it('lists only the prompts whose permissions the caller holds, private in 2026', async () => {
+    expect(await names(READER)).toEqual([
+      ['guarded', 'pick', 'secret'],
+      undefined,
+    ]);
+    expect(await names(OTHER)).toEqual([['guarded', 'pick'], undefined]);
+    expect(await names({}, true)).toEqual([['guarded', 'pick'], 'private']);
   });
 });
 
