@@ -1,4 +1,4 @@
-import { ContractError } from '@nestops/operations/internal';
+import { ContractError, OperationInvoker } from '@nestops/operations/internal';
 import { McpProtocolError, McpTestClient } from '@nestops/mcp/testing';
 import {
   DottedPrompt,
@@ -56,6 +56,15 @@ describe('prompts and completions of a fixture app', () => {
       'tools/list',
     );
     expect(tools.map((tool) => tool.name)).toEqual(['notes_get']);
+  });
+
+  it('runs no prompt or completer as an operation (the command line invoke)', async () => {
+    const invoker = app().app.get(OperationInvoker);
+    for (const id of ['pick', 'prompt:pick', 'completer:notes.get id']) {
+      await expect(
+        invoker.invoke(id, { carrier: 'cli', input: { choice: 'a' } }),
+      ).rejects.toMatchObject({ name: 'OperationRefusedError' });
+    }
   });
 
   it('lists the prompts with their arguments, sorted by name', async () => {
