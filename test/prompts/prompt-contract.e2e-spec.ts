@@ -62,7 +62,12 @@ describe('prompts and completions of a fixture app', () => {
     const invoker = app().app.get(OperationInvoker);
     for (const id of ['pick', 'prompt:pick', 'completer:notes.get id']) {
       await expect(
-        invoker.invoke(id, { carrier: 'cli', input: { choice: 'a' } }),
+        invoker.invoke(id, {
+          carrier: 'cli',
+          target: id,
+          headers: {},
+          input: { choice: 'a' },
+        }),
       ).rejects.toMatchObject({ name: 'OperationRefusedError' });
     }
   });
