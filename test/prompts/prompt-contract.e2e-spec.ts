@@ -85,6 +85,7 @@ describe('prompts and completions of a fixture app', () => {
         arguments: [
           { name: 'choice', description: 'a or b.', required: true },
           { name: 'note', required: false },
+          { name: 'tone', required: false },
         ],
       },
       { name: 'secret', description: 'Needs notes.read.' },
@@ -173,7 +174,7 @@ describe('prompts and completions of a fixture app', () => {
     });
   });
 
-  it('completes a closed set (@IsIn, @IsBoolean) with no app code, by prefix, any case', async () => {
+  it('completes a closed set (@IsIn, @IsEnum, @IsBoolean) with no app code, by prefix, any case', async () => {
     const complete = (ref: object, name: string, value: string) =>
       ask('completion/complete', { ref, argument: { name, value } });
     expect(
@@ -184,6 +185,12 @@ describe('prompts and completions of a fixture app', () => {
       (await complete({ type: 'ref/prompt', name: 'pick' }, 'choice', 'B'))
         .result,
     ).toEqual({ completion: { values: ['b'], total: 1, hasMore: false } });
+    expect(
+      (await complete({ type: 'ref/prompt', name: 'pick' }, 'tone', 'P'))
+        .result,
+    ).toEqual({
+      completion: { values: ['plain', 'polite'], total: 2, hasMore: false },
+    });
     expect(
       (
         await complete(
@@ -325,7 +332,7 @@ describe('startup checks of prompts and completers', () => {
     [DottedPrompt, /Prompt name "notes.pick" on DottedPrompt.pick/],
     [
       StrayCompleter,
-      /@Complete\('pick', 'colour'\) on StrayCompleter.colours: 'colour' is not an argument of prompt 'pick' \(it has 'choice', 'note'\)/,
+      /@Complete\('pick', 'colour'\) on StrayCompleter.colours: 'colour' is not an argument of prompt 'pick' \(it has 'choice', 'note', 'tone'\)/,
     ],
     [OrphanCompleter, /runs with the rights of prompt 'nowhere'/],
   ])('refuses %o with a message naming it', async (provider, message) => {
