@@ -9,4 +9,7 @@ import type { McpCliServerOptions } from '@nestops/mcp/cli';
 export const MCP_SERVER: McpCliServerOptions = {
   serverName: 'order-desk',
   instructions: 'Order desk',
+  // What the app serves beyond tools: its prompt, and completions of its
+  // prompt's arguments and of the orders://{id} template.
+  features: ['prompts', 'completions'],
 };

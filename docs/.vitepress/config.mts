@@ -35,6 +35,10 @@ const sidebar = [
       { text: 'OAuth', link: '/guides/oauth' },
       { text: 'Stdio and the CLI', link: '/guides/stdio-and-cli' },
       { text: 'Long calls', link: '/guides/long-calls' },
+      {
+        text: 'Prompts and completions',
+        link: '/guides/prompts-and-completions',
+      },
       { text: 'Transactions', link: '/guides/transactions' },
       {
         text: 'Telemetry and audit',

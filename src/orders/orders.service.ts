@@ -113,6 +113,7 @@ export class OrdersService {
 
   @Operation({
     id: 'orders.get',
+    resource: 'orders://{id}',
     title: 'Get an order',
     description:
       "Returns one order of the caller's tenant by its id (id, tenant, name, amount, createdAt). Fails with BUSINESS_NOTFOUND_001 when the tenant has no such order. Needs the orders.read permission.",

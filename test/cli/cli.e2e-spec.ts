@@ -28,6 +28,9 @@ describe('operations and invoke', () => {
     expect(run.stdout).toMatch(
       /^orders\.create\s+orders_create\s+mcp,cli\s+orders\.write$/m,
     );
+    expect(run.stdout).toMatch(
+      /^PROMPT\s+ARGUMENTS\s+PERMISSIONS\ndraft-restock-order\s+product,urgency\?\s+orders\.read$/m,
+    );
     expect(run.stderr).toContain('loaded packages: \n');
     // The same probe sees them in passport mode, where the verifier is used.
     const oauth = spawn(
@@ -57,7 +60,19 @@ describe('operations and invoke', () => {
   it('operations --json: every operation for scripts', async () => {
     const run = await runCli(['operations', '--json']);
     expect(run.code).toBe(0);
-    const rows = JSON.parse(run.stdout) as Array<{ id: string }>;
+    const all = JSON.parse(run.stdout) as Array<{ id?: string }>;
+    const rows = all.filter((row) => row.id !== undefined);
+    expect(all.filter((row) => row.id === undefined)).toEqual([
+      {
+        prompt: 'draft-restock-order',
+        arguments: [
+          { name: 'product', required: true },
+          { name: 'urgency', required: false },
+        ],
+        carriers: ['mcp'],
+        permissions: ['orders.read'],
+      },
+    ]);
     expect(rows.map((row) => row.id).sort()).toEqual([
       'orders.create',
       'orders.delete',

@@ -106,7 +106,12 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       expect(result).toEqual({
         resultType: 'complete',
         supportedVersions: SPOKEN,
-        capabilities: { tools: { listChanged: false }, logging: {} },
+        capabilities: {
+          tools: { listChanged: false },
+          logging: {},
+          prompts: { listChanged: false },
+          completions: {},
+        },
         instructions: 'Order desk',
         _meta: SERVER_INFO,
         ttlMs: 300_000,

@@ -314,6 +314,8 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       expect(mcp.getServerCapabilities()).toEqual({
         tools: { listChanged: false },
         logging: {},
+        prompts: { listChanged: false },
+        completions: {},
       });
     });
 

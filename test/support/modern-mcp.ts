@@ -33,7 +33,8 @@ export function modernHeaders(message: RpcMessage): Record<string, string> {
   return {
     'MCP-Protocol-Version': MODERN_VERSION,
     'Mcp-Method': message.method,
-    ...(message.method === 'tools/call' && typeof name === 'string'
+    ...((message.method === 'tools/call' || message.method === 'prompts/get') &&
+    typeof name === 'string'
       ? { 'Mcp-Name': name }
       : {}),
   };

@@ -282,6 +282,55 @@ describe('metrics', () => {
   });
 });
 
+describe('prompts', () => {
+  it('prompts/get: a span named by the prompt, with gen_ai.prompt.name, and one audit event', async () => {
+    await mcp.getPrompt({ name: 'note-summary' });
+    const span = onlySpan('prompts/get note-summary');
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': 'prompts/get',
+      'gen_ai.prompt.name': 'note-summary',
+    });
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    expect(audit.events).toEqual([
+      expect.objectContaining({
+        principalId: 'user-7',
+        tenant: 'acme',
+        tool: null,
+        operationId: null,
+        prompt: 'note-summary',
+        outcome: 'ok',
+      }),
+    ]);
+  });
+
+  it('a denied prompt: unknown on the wire, its denial code in the span and the audit event', async () => {
+    await expect(mcp.getPrompt({ name: 'note-purge' })).rejects.toMatchObject({
+      code: -32602,
+    });
+    const span = onlySpan('prompts/get note-purge');
+    expect(span.attributes).toMatchObject({
+      'error.type': 'SECURITY_DENIED_004',
+      'rpc.response.status_code': '-32602',
+    });
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(audit.events).toEqual([
+      expect.objectContaining({
+        prompt: 'note-purge',
+        outcome: 'SECURITY_DENIED_004',
+      }),
+    ]);
+  });
+
+  it('an unknown prompt names no span after it', async () => {
+    await expect(mcp.getPrompt({ name: 'made-up' })).rejects.toMatchObject({
+      code: -32602,
+    });
+    const span = onlySpan('prompts/get');
+    expect(span.attributes['gen_ai.prompt.name']).toBeUndefined();
+  });
+});
+
 describe('audit events', () => {
   const common = {
     principalId: 'user-7',

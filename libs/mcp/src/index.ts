@@ -18,3 +18,20 @@ export type {
 export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.js';
 export { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 export type { McpTokenPrincipal } from './auth/mcp-jwt.guard.js';
+export { Prompt } from './prompts/prompt.decorator.js';
+export type { PromptOptions } from './prompts/prompt.decorator.js';
+export { PromptContents, PromptMessages } from './prompts/prompt-messages.js';
+export type {
+  PromptBinaryContent,
+  PromptContent,
+  PromptEmbeddedResource,
+  PromptMessage,
+  PromptResourceLink,
+  PromptTextContent,
+} from './prompts/prompt-messages.js';
+export type {
+  McpPromptArgument,
+  McpPromptEntry,
+} from './prompts/mcp-prompt.catalogue.js';
+export { Complete } from './completions/complete.decorator.js';
+export { CompletionRequest } from './completions/completion-request.js';

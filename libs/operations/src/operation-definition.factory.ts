@@ -18,6 +18,7 @@ import type {
   TransactionIsolation,
 } from './interfaces/operation-contract.js';
 import { resultSerializerOf } from './invocation/output/output-contract.js';
+import { OPERATION_KIND } from './callable.js';
 import { parseOperationId } from './operation-id.js';
 import { operationResource } from './operation-resource.js';
 import { statedSemantics } from './operation-semantics.js';
@@ -91,8 +92,15 @@ export function createOperationDefinition(
   source: string,
   firstParamType: unknown = NO_PARAMETER,
   schemas: OperationSchemaFactory,
+  kind: string = OPERATION_KIND,
 ): OperationDefinition {
-  const parsed = parseOperationId(options.id);
+  // Another kind's ids are its carrier's names, checked by the carrier.
+  const parsed =
+    kind === OPERATION_KIND
+      ? parseOperationId(options.id)
+      : typeof options.id === 'string' && options.id.length > 0
+        ? { resource: kind, verb: options.id }
+        : undefined;
   if (!parsed) {
     throw new ContractError(
       CONTRACT_INVALID_ID,
@@ -102,7 +110,14 @@ export function createOperationDefinition(
   const invalid = (problem: string) =>
     new ContractError(
       CONTRACT_INVALID_OPTION,
-      invalidOptionMessage(options.id, source, problem),
+      invalidOptionMessage(
+        options.id,
+        source,
+        problem,
+        kind === OPERATION_KIND
+          ? 'Operation'
+          : `${kind[0].toUpperCase()}${kind.slice(1)}`,
+      ),
     );
 
   const stability = options.stability ?? 'stable';
@@ -196,9 +211,11 @@ export function createOperationDefinition(
       `transaction must be true, false or { isolation } with isolation one of ${ISOLATIONS.join(', ')}.`,
     );
   }
+  // A callable's own input class (a completer's request) is validated, never published.
   const inputSchema =
-    input &&
-    schemas.create(input, `Operation '${options.id}' (${source}) input`);
+    input && (kind === OPERATION_KIND || !options.input)
+      ? schemas.create(input, `Operation '${options.id}' (${source}) input`)
+      : undefined;
   const asResource = operationResource(
     options.resource,
     semantics.readOnly,

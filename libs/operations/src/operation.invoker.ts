@@ -47,6 +47,7 @@ import {
 } from './nest/nest-context.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-contract.js';
 import { OperationRegistry } from './operation.registry.js';
+import { callableKey, OPERATION_KIND } from './callable.js';
 
 interface PreparedOperation {
   readonly definition: OperationDefinition;
@@ -119,12 +120,26 @@ export class OperationInvoker implements OnApplicationBootstrap {
    * `hooks`: what the carrier gives the call beyond its options (its
    * response stream, its reporter, its observer); default: none.
    */
-  async invoke(
+  invoke(
     operationId: string,
     options: InvocationOptions,
     hooks?: CallHooks,
   ): Promise<InvocationResult> {
-    const operation = this.callable(operationId, options.carrier);
+    return this.invokeCallable(OPERATION_KIND, operationId, options, hooks);
+  }
+
+  /**
+   * Runs the callable of another kind (a carrier's prompt or completer) as
+   * `invoke` runs an operation: for carriers.
+   */
+  async invokeCallable(
+    kind: string,
+    id: string,
+    options: InvocationOptions,
+    hooks?: CallHooks,
+  ): Promise<InvocationResult> {
+    const operationId = id;
+    const operation = this.callable(kind, id, options.carrier);
     const defaults = this.defaults();
     const call = planCall(
       operation.definition,
@@ -208,10 +223,16 @@ export class OperationInvoker implements OnApplicationBootstrap {
     }
   }
 
-  /** The prepared operation, when it may run on `carrier`. */
-  private callable(operationId: string, carrier: Carrier): PreparedOperation {
-    const operation = this.prepared.get(operationId);
-    const definition = operation?.definition ?? this.registry.get(operationId);
+  /** The prepared callable, when it may run on `carrier`. */
+  private callable(
+    kind: string,
+    operationId: string,
+    carrier: Carrier,
+  ): PreparedOperation {
+    const key = callableKey(kind, operationId);
+    const operation = this.prepared.get(key);
+    const definition =
+      operation?.definition ?? this.registry.callable(kind, operationId);
     if (!definition) {
       throw new OperationRefusedError(operationId, carrier, 'unknown');
     }
@@ -223,7 +244,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
         definition.stability === 'internal',
       );
     }
-    return operation ?? this.prepare(operationId);
+    return operation ?? this.prepare(key);
   }
 
   /** Where each call runs: its own CLS context when the app uses nestjs-cls. */
@@ -242,15 +263,16 @@ export class OperationInvoker implements OnApplicationBootstrap {
     return (this.callDefaults ??= findInvocationDefaults(this.moduleRef));
   }
 
-  private prepare(operationId: string): PreparedOperation {
-    const existing = this.prepared.get(operationId);
+  /** Prepares the callable of registry key `key` (see `callableKey`). */
+  private prepare(key: string): PreparedOperation {
+    const existing = this.prepared.get(key);
     if (existing) {
       return existing;
     }
-    const definition = this.registry.get(operationId);
-    const host = this.registry.host(operationId);
+    const host = this.registry.host(key);
+    const definition = host && this.registry.entryOf(key);
     if (!definition || !host) {
-      throw new Error(`Unknown operation '${operationId}'.`);
+      throw new Error(`Unknown operation '${key}'.`);
     }
     const prepared = {
       definition,
@@ -260,7 +282,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
         this.pipelineServices(),
       ),
     };
-    this.prepared.set(operationId, prepared);
+    this.prepared.set(key, prepared);
     return prepared;
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { callableKey, OPERATION_KIND } from './callable.js';
 import type { Carrier } from './interfaces/operation-contract.js';
 import type { OperationDefinition } from './interfaces/operation-contract.js';
 import type { InstanceWrapper } from './nest/nest-core.adapter.js';
@@ -17,6 +18,8 @@ export interface OperationHost {
 
 /** @internal */
 export interface DiscoveredOperation {
+  /** `operation`, or another kind's name (see `CallableOptions`). */
+  readonly kind: string;
   readonly definition: OperationDefinition;
   readonly host: OperationHost;
 }
@@ -33,7 +36,17 @@ export class OperationRegistry {
 
   /** All operations, in discovery order. */
   list(): readonly OperationDefinition[] {
-    return [...this.sealed().values()].map((entry) => entry.definition);
+    return this.callables(OPERATION_KIND);
+  }
+
+  /**
+   * The callables of another kind (a carrier's prompts, completers), in
+   * discovery order: for carriers.
+   */
+  callables(kind: string): readonly OperationDefinition[] {
+    return [...this.sealed().values()]
+      .filter((entry) => entry.kind === kind)
+      .map((entry) => entry.definition);
   }
 
   /** The operations published on one carrier. */
@@ -45,12 +58,23 @@ export class OperationRegistry {
 
   /** The operation `id`, or undefined when the app has none of that id. */
   get(id: string): OperationDefinition | undefined {
-    return this.sealed().get(id)?.definition;
+    return this.callable(OPERATION_KIND, id);
   }
 
-  /** @internal */
-  host(id: string): OperationHost | undefined {
-    return this.sealed().get(id)?.host;
+  /** The callable of `kind` and `id`, or undefined: for carriers. */
+  callable(kind: string, id: string): OperationDefinition | undefined {
+    const entry = this.sealed().get(callableKey(kind, id));
+    return entry?.kind === kind ? entry.definition : undefined;
+  }
+
+  /** @internal The definition of registry key `key` (`callableKey`). */
+  entryOf(key: string): OperationDefinition | undefined {
+    return this.sealed().get(key)?.definition;
+  }
+
+  /** @internal Where the callable of registry key `key` lives (`callableKey`). */
+  host(key: string): OperationHost | undefined {
+    return this.sealed().get(key)?.host;
   }
 
   /** @internal Called once by the explorer. */
@@ -59,7 +83,10 @@ export class OperationRegistry {
       throw new Error('The operation registry is already built.');
     }
     this.entries = new Map(
-      operations.map((operation) => [operation.definition.id, operation]),
+      operations.map((operation) => [
+        callableKey(operation.kind, operation.definition.id),
+        operation,
+      ]),
     );
   }
 

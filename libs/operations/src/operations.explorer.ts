@@ -4,12 +4,23 @@ import { ContractError } from './errors/contract.error.js';
 import {
   CONTRACT_DUPLICATE_ID,
   CONTRACT_DUPLICATE_RESOURCE,
+  CONTRACT_UNKNOWN_LIKE,
   duplicateIdMessage,
   duplicateResourceMessage,
+  unknownLikeMessage,
 } from './errors/contract.messages.js';
+import {
+  type CallableOptions,
+  callableKey,
+  callablesOf,
+  OPERATION_KIND,
+} from './callable.js';
 import { assertClassTransformerInternals } from './nest/class-transformer.adapter.js';
 import { assertClassValidatorInternals } from './nest/class-validator.adapter.js';
-import type { OperationDefinition } from './interfaces/operation-contract.js';
+import type {
+  OperationDefinition,
+  OperationOptions,
+} from './interfaces/operation-contract.js';
 import type { InstanceWrapper } from './nest/nest-core.adapter.js';
 import {
   createOperationDefinition,
@@ -55,54 +66,77 @@ export class OperationsExplorer implements OnModuleInit {
       for (const methodName of this.scanner.getAllMethodNames(type.prototype)) {
         const method: unknown = type.prototype[methodName];
         const options = this.accessor.getOperationOptions(method);
-        if (!options) {
-          continue;
-        }
-        const source = `${type.name}.${methodName}`;
-        const paramTypes: unknown[] =
-          Reflect.getMetadata(
-            'design:paramtypes',
-            type.prototype,
-            methodName,
-          ) ?? [];
-        // Route decorators first: a @Req() input is refused as that, not as a non-class input.
-        const decorated = decoratedParameters(
-          options.id,
-          source,
-          type,
-          methodName,
-        );
-        const definition = createOperationDefinition(
-          options,
-          source,
-          paramTypes.length > 0 ? paramTypes[0] : NO_PARAMETER,
-          schemas,
-        );
-        const previous = found.get(definition.id);
-        if (previous) {
-          throw new ContractError(
-            CONTRACT_DUPLICATE_ID,
-            duplicateIdMessage(
-              definition.id,
-              previous.definition.source,
-              source,
-            ),
-          );
-        }
-        found.set(definition.id, {
-          definition,
-          host: {
-            wrapper,
+        const declared: [string, OperationOptions, CallableOptions?][] = [
+          ...(options
+            ? [[OPERATION_KIND, options] as [string, OperationOptions]]
+            : []),
+          ...callablesOf(method).map(
+            (callable) =>
+              [callable.kind, operationOptionsOf(callable), callable] as [
+                string,
+                OperationOptions,
+                CallableOptions,
+              ],
+          ),
+        ];
+        for (const [kind, declaration, callable] of declared) {
+          const source = `${type.name}.${methodName}`;
+          const paramTypes: unknown[] =
+            Reflect.getMetadata(
+              'design:paramtypes',
+              type.prototype,
+              methodName,
+            ) ?? [];
+          // Route decorators first: a @Req() input is refused as that, not as a non-class input.
+          const decorated = decoratedParameters(
+            declaration.id,
+            source,
             type,
             methodName,
-            isStatic: wrapper.isDependencyTreeStatic(),
-            decorated,
-          },
-        });
+          );
+          const definition = createOperationDefinition(
+            declaration,
+            source,
+            paramTypes.length > 0 ? paramTypes[0] : NO_PARAMETER,
+            schemas,
+            kind,
+          );
+          const key = callableKey(kind, definition.id);
+          const previous = found.get(key);
+          if (previous) {
+            throw new ContractError(
+              CONTRACT_DUPLICATE_ID,
+              duplicateIdMessage(
+                definition.id,
+                previous.definition.source,
+                source,
+                kindLabel(kind),
+              ),
+            );
+          }
+          found.set(key, {
+            kind,
+            definition,
+            host: {
+              wrapper,
+              type,
+              methodName,
+              isStatic: wrapper.isDependencyTreeStatic(),
+              decorated,
+            },
+            ...(callable?.like ? { like: callable.like } : {}),
+          });
+        }
       }
     }
-    const operations = [...found.values()];
-    uniqueResources(operations.map((operation) => operation.definition));
+    const operations = [...found.values()].map((entry) =>
+      withRightsOfLike(entry, found),
+    );
+    uniqueResources(
+      operations
+        .filter((operation) => operation.kind === OPERATION_KIND)
+        .map((operation) => operation.definition),
+    );
     return operations;
   }
 
@@ -120,6 +154,58 @@ export class OperationsExplorer implements OnModuleInit {
       ? (type as new (...args: never[]) => Record<string, unknown>)
       : undefined;
   }
+}
+
+/** `prompt` → `Prompt`, for messages. */
+function kindLabel(kind: string): string {
+  return `${kind[0].toUpperCase()}${kind.slice(1)}`;
+}
+
+/** A callable's options as `@Operation()` would state them: read-only, on its carrier. */
+function operationOptionsOf(callable: CallableOptions): OperationOptions {
+  const { id, title, description, permission, policy, input, expose } =
+    callable;
+  return {
+    id,
+    title,
+    description,
+    permission,
+    policy,
+    input,
+    expose,
+    readOnly: true,
+  };
+}
+
+/**
+ * The entry with the permissions and policy of the callable it runs like,
+ * when it names one; throws when there is none.
+ */
+function withRightsOfLike(
+  entry: DiscoveredOperation & { readonly like?: CallableOptions['like'] },
+  found: ReadonlyMap<string, DiscoveredOperation>,
+): DiscoveredOperation {
+  const { like, ...discovered } = entry;
+  if (!like) {
+    return discovered;
+  }
+  const model = found.get(callableKey(like.kind, like.id));
+  if (!model || model.kind !== like.kind) {
+    throw new ContractError(
+      CONTRACT_UNKNOWN_LIKE,
+      unknownLikeMessage(
+        kindLabel(entry.kind),
+        entry.definition.id,
+        entry.definition.source,
+        `${like.kind} '${like.id}'`,
+      ),
+    );
+  }
+  const { permissions, policy } = model.definition;
+  return {
+    ...discovered,
+    definition: Object.freeze({ ...entry.definition, permissions, policy }),
+  };
 }
 
 /** Throws when two operations are read at one resource URI. */

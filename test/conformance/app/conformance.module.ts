@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
 import { DiagnosticToolsService } from './diagnostic-tools.service';
+import { DiagnosticPromptsService } from './diagnostic-prompts.service';
 
 /**
  * The app the official MCP conformance suite runs against
  * (`npm run test:conformance`): the library's HTTP endpoint with the suite's
- * diagnostic tools, named as the suite calls them.
+ * diagnostic tools and prompts, named as the suite calls them.
  */
 @Module({
   imports: [
@@ -24,6 +25,6 @@ import { DiagnosticToolsService } from './diagnostic-tools.service';
       },
     }),
   ],
-  providers: [DiagnosticToolsService],
+  providers: [DiagnosticToolsService, DiagnosticPromptsService],
 })
 export class ConformanceModule {}

@@ -41,6 +41,8 @@ export type JsonRpcResponse =
           readonly supported?: readonly string[];
           /** The protocol version the request named (`-32022` only). */
           readonly requested?: string;
+          /** The arguments that failed validation (a prompt's, `-32602` only). */
+          readonly fields?: readonly string[];
         };
       };
     };

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import type { McpGreetingSettings, McpServerFeature } from './greeting.js';
+import { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
+import { McpCompletions } from './mcp-completions.js';
 
 /**
  * What the app's greetings (`initialize`, `server/discover`) say: the
@@ -11,7 +13,11 @@ export class McpGreeting {
   private current?: McpGreetingSettings;
 
   /** @internal Made by Nest's injector. */
-  constructor(@Inject(MCP_SETTINGS) private readonly settings: McpSettings) {}
+  constructor(
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly prompts: McpPromptCatalogue,
+    private readonly completions: McpCompletions,
+  ) {}
 
   /** The greeting settings, features included. */
   get(): McpGreetingSettings {
@@ -27,6 +33,9 @@ export class McpGreeting {
 
   /** The features the app has beyond tools and logging, in a stable order. */
   private features(): McpServerFeature[] {
-    return [];
+    return [
+      ...(this.prompts.any() ? (['prompts'] as const) : []),
+      ...(this.completions.any() ? (['completions'] as const) : []),
+    ];
   }
 }

@@ -330,7 +330,10 @@ describe('Revision2025Handler (the 2025 methods)', () => {
   it.each([
     'server/discover',
     'resources/list',
+    // The app has no prompt and nothing to complete.
     'prompts/list',
+    'prompts/get',
+    'completion/complete',
     'notifications/initialized',
     'tools/List',
   ])('refuses %s with -32601', async (method) => {

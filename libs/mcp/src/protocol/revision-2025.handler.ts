@@ -5,10 +5,12 @@ import { McpGreeting } from './mcp-greeting.js';
 import { setLogLevel } from './call-notifications.js';
 import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
+import { McpPrompts } from './mcp-prompts.js';
+import { McpCompletions } from './mcp-completions.js';
 
 /**
  * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
- * `logging/setLevel`),
+ * `prompts/list`, `prompts/get`, `completion/complete`, `logging/setLevel`),
  * answered exactly as before 2026-07-28 existed; any other method is
  * `-32601`.
  */
@@ -18,6 +20,8 @@ export class Revision2025Handler {
   constructor(
     private readonly tools: McpTools,
     private readonly greeting: McpGreeting,
+    private readonly prompts: McpPrompts,
+    private readonly completions: McpCompletions,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -37,6 +41,12 @@ export class Revision2025Handler {
         return this.tools.list(call);
       case 'tools/call':
         return this.tools.call(call);
+      case 'prompts/list':
+        return this.prompts.list(call);
+      case 'prompts/get':
+        return this.prompts.get(call);
+      case 'completion/complete':
+        return this.completions.complete(call);
       case 'logging/setLevel':
         return setLogLevel(request.params, call.session.logging);
       default:

@@ -4,10 +4,13 @@ import type { McpCall } from './mcp-call.js';
 import { McpGreeting } from './mcp-greeting.js';
 import { discoverResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
+import { McpPrompts } from './mcp-prompts.js';
+import { McpCompletions } from './mcp-completions.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
- * checks passed: `server/discover`, `tools/list`, `tools/call`, each result
+ * checks passed: `server/discover`, `tools/list`, `tools/call`,
+ * `prompts/list`, `prompts/get`, `completion/complete`, each result
  * with `resultType: "complete"`; any other method (`initialize`, `ping` and
  * `logging/setLevel`, whose level a 2026 call names in its own `_meta`,
  * included) is `-32601`.
@@ -18,6 +21,8 @@ export class Revision2026Handler {
   constructor(
     private readonly tools: McpTools,
     private readonly greeting: McpGreeting,
+    private readonly prompts: McpPrompts,
+    private readonly completions: McpCompletions,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -28,6 +33,12 @@ export class Revision2026Handler {
         return this.tools.list(call);
       case 'tools/call':
         return this.tools.call(call);
+      case 'prompts/list':
+        return this.prompts.list(call);
+      case 'prompts/get':
+        return this.prompts.get(call);
+      case 'completion/complete':
+        return this.completions.complete(call);
       default:
         throw McpProtocolError.methodNotFound(call.request.method);
     }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { McpAuditEvent } from '../interfaces/mcp-telemetry-options.interface.js';
 import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import type { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
+import type { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
 import { McpTelemetry } from './mcp-telemetry.js';
 
 /** A sink's failure is the operator's to read in the log, never the caller's. */
@@ -23,6 +24,7 @@ function telemetryWith(record: () => void | Promise<void>): McpTelemetry {
   return new McpTelemetry(
     resolveMcpOptions({ telemetry: { audit: { record } } }),
     {} as McpToolCatalogue,
+    {} as McpPromptCatalogue,
   );
 }
 

@@ -23,6 +23,8 @@ export interface TelemetryOwner {
   readonly sink: unknown;
   /** The operation of the tool `name`, or undefined. */
   operationOf(name: unknown): string | undefined;
+  /** The prompt `name` when the app has it, else undefined. */
+  promptOf(name: unknown): string | undefined;
   /** The app's tenant of a call refused before it ran. */
   tenantOf(headers: McpCallerContext['headers']): string | undefined;
   /** Gives `event` to the sink. */
@@ -39,6 +41,8 @@ export class RequestTelemetry {
   private readonly time = Date.now();
   private readonly tool: string | undefined;
   private readonly operationId: string | undefined;
+  /** The prompt a `prompts/get` names, when the app has it. */
+  private readonly prompt: string | undefined;
   private readonly span: OtelApi.Span | undefined;
   private readonly context: OtelApi.Context | undefined;
   private readonly attributes: OtelApi.Attributes;
@@ -68,8 +72,13 @@ export class RequestTelemetry {
       this.operationId === undefined
         ? undefined
         : (request.params.name as string);
+    this.prompt =
+      request.method === 'prompts/get'
+        ? owner.promptOf(request.params.name)
+        : undefined;
     this.attributes = {
       'mcp.method.name': request.method,
+      ...optional('gen_ai.prompt.name', this.prompt),
       ...(this.tool === undefined
         ? {}
         : {
@@ -89,9 +98,9 @@ export class RequestTelemetry {
       const parent = parentOf(api, active, request.params._meta);
       const ambient = parent === active ? undefined : api.trace.getSpan(active);
       this.span = tracer.startSpan(
-        this.tool === undefined
+        this.tool === undefined && this.prompt === undefined
           ? request.method
-          : `${request.method} ${this.tool}`,
+          : `${request.method} ${this.tool ?? this.prompt}`,
         {
           kind: SERVER_SPAN,
           attributes: {
@@ -131,7 +140,8 @@ export class RequestTelemetry {
     // result, the protocol error's `error.data.code` for a protocol error.
     // A fixed list, more telling than the conventions' `tool_error` or
     // `-32602` (which stays in `rpc.response.status_code`).
-    const errorType = error ? error.data.code : this.failureCode;
+    // A prompt's failure answered as a protocol error keeps its own code.
+    const errorType = this.failureCode ?? error?.data.code;
     const version =
       this.call.request.method === 'initialize' &&
       response &&
@@ -163,14 +173,17 @@ export class RequestTelemetry {
     }
     const attributes = { ...this.attributes, ...outcome };
     this.otel?.duration?.record(seconds, attributes);
-    if (this.call.request.method !== 'tools/call') {
+    const { method } = this.call.request;
+    if (method !== 'tools/call' && method !== 'prompts/get') {
       return;
     }
     const result = errorType ?? 'ok';
-    this.otel?.calls?.add(1, {
-      ...optional('gen_ai.tool.name', this.tool),
-      'nestops.call.outcome': result,
-    });
+    if (method === 'tools/call') {
+      this.otel?.calls?.add(1, {
+        ...optional('gen_ai.tool.name', this.tool),
+        'nestops.call.outcome': result,
+      });
+    }
     if (this.owner.sink) {
       this.owner.audit(this.event(result, seconds, principalId));
     }
@@ -189,8 +202,15 @@ export class RequestTelemetry {
       tenant:
         (this.record ? this.record.tenant : this.owner.tenantOf(headers)) ??
         null,
-      tool: typeof params.name === 'string' ? params.name : null,
+      tool:
+        this.call.request.method === 'tools/call' &&
+        typeof params.name === 'string'
+          ? params.name
+          : null,
       operationId: this.operationId ?? null,
+      ...(this.call.request.method === 'prompts/get'
+        ? { prompt: typeof params.name === 'string' ? params.name : null }
+        : {}),
       outcome,
       durationMs: Math.round(seconds * 1e6) / 1e3,
       correlationId: this.record?.correlationId ?? correlationIdOf(headers),

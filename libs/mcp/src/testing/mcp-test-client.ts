@@ -8,6 +8,8 @@ import { McpProtocol } from '../protocol/mcp-protocol.js';
 import { listPrincipalOf } from '../auth/outer-authenticator.js';
 import { resultValue } from '../protocol/answer-text.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
+import type { McpPromptEntry } from '../prompts/mcp-prompt.catalogue.js';
+import type { PromptMessage } from '../prompts/prompt-messages.js';
 
 /**
  * Talks MCP to an initialised Nest application in-process: each message goes
@@ -87,6 +89,53 @@ export class McpTestClient {
     });
   }
 
+  /** `prompts/list`: the prompts as an MCP client sees them. */
+  async listPrompts(): Promise<readonly McpPromptEntry[]> {
+    return (
+      await this.request<{ prompts: readonly McpPromptEntry[] }>('prompts/list')
+    ).prompts;
+  }
+
+  /**
+   * `prompts/get`: the prompt's messages. An unknown prompt, one the
+   * caller may not use and invalid arguments throw `McpProtocolError`
+   * (`-32602`).
+   */
+  getPrompt(
+    name: string,
+    args?: Readonly<Record<string, string>>,
+  ): Promise<{ description?: string; messages: PromptMessage[] }> {
+    return this.request('prompts/get', {
+      name,
+      ...(args === undefined ? {} : { arguments: args }),
+    });
+  }
+
+  /**
+   * `completion/complete` of the argument `argument` of a prompt
+   * (`{ type: 'ref/prompt', name }`) or a resource template
+   * (`{ type: 'ref/resource', uri }`), typed so far as `value`, with the
+   * other arguments already given.
+   */
+  async complete(
+    ref:
+      | { readonly type: 'ref/prompt'; readonly name: string }
+      | { readonly type: 'ref/resource'; readonly uri: string },
+    argument: string,
+    value: string,
+    given?: Readonly<Record<string, string>>,
+  ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> {
+    return (
+      await this.request<{
+        completion: { values: string[]; total?: number; hasMore?: boolean };
+      }>('completion/complete', {
+        ref,
+        argument: { name: argument, value },
+        ...(given === undefined ? {} : { context: { arguments: given } }),
+      })
+    ).completion;
+  }
+
   /**
    * Sends one JSON-RPC request and returns its `result`; a JSON-RPC error
    * answer throws `McpProtocolError` with its `rpcCode` and catalogue `code`.
@@ -106,7 +155,13 @@ export class McpTestClient {
     }
     if ('error' in response) {
       const { code, data, message } = response.error;
-      throw new McpProtocolError(code, data.code, message);
+      const { fields } = data;
+      throw new McpProtocolError(
+        code,
+        data.code,
+        message,
+        fields ? { fields } : {},
+      );
     }
     return response.result as T;
   }

@@ -12,10 +12,25 @@ export const invalidOptionMessage = (
   id: string,
   where: string,
   problem: string,
-) => `Operation '${id}' on ${where}: ${problem}`;
+  kind = 'Operation',
+) => `${kind} '${id}' on ${where}: ${problem}`;
 
-export const duplicateIdMessage = (id: string, first: string, second: string) =>
-  `Operation '${id}' is declared twice: on ${first} and on ${second}.`;
+export const duplicateIdMessage = (
+  id: string,
+  first: string,
+  second: string,
+  kind = 'Operation',
+) => `${kind} '${id}' is declared twice: on ${first} and on ${second}.`;
+
+export const CONTRACT_UNKNOWN_LIKE = 'CONTRACT_VALIDATION_005';
+
+export const unknownLikeMessage = (
+  kind: string,
+  id: string,
+  where: string,
+  like: string,
+) =>
+  `${kind} '${id}' on ${where} runs with the rights of ${like}, which the app does not have; name an existing one.`;
 
 export const duplicateResourceMessage = (
   uri: string,

@@ -34,6 +34,10 @@ export {
   type OperationRefusal,
 } from '../errors/operation-refused.error.js';
 
+// Callables of other kinds (a carrier's prompts, completers)
+export { Callable, callableKey, OPERATION_KIND } from '../callable.js';
+export type { CallableOptions } from '../callable.js';
+
 // The unit-of-work port
 export { unitOfWorkOf } from '../invocation/call/call-unit-of-work.js';
 export type { CallUnitOfWork } from '../invocation/call/call-unit-of-work.js';

@@ -6,7 +6,10 @@ import { CLI_EXIT } from '../cli-exit.js';
 import type { ProtocolOutput } from '../protocol-output.js';
 import type { CliCommand } from './cli-command.interface.js';
 
-/** `operations [--json]`: every operation, its tool name, carriers and permissions. */
+/**
+ * `operations [--json]`: every operation, its tool name, carriers and
+ * permissions; then every MCP prompt, its arguments and permissions.
+ */
 export class OperationsCommand implements CliCommand {
   constructor(private readonly runner: CliAppRunner) {}
 
@@ -14,7 +17,7 @@ export class OperationsCommand implements CliCommand {
     program
       .command('operations')
       .description(
-        'List every operation with its tool name, carriers and permissions.',
+        'List every operation with its tool name, carriers and permissions, then every prompt.',
       )
       .option('--json', 'print JSON for scripts')
       .action((opts: { json?: boolean }) =>
@@ -27,10 +30,13 @@ export class OperationsCommand implements CliCommand {
     out: ProtocolOutput,
     json = false,
   ): Promise<number> {
-    const [{ OperationRegistry }, { McpToolCatalogue }] = await Promise.all([
-      import('./operations-api.js'),
-      import('../../tools/mcp-tool.catalogue.js'),
-    ]);
+    const [{ OperationRegistry }, { McpToolCatalogue }, { promptRows }] =
+      await Promise.all([
+        import('./operations-api.js'),
+        import('../../tools/mcp-tool.catalogue.js'),
+        import('../../prompts/prompt-rows.js'),
+      ]);
+    const prompts = promptRows(app);
     const catalogue = app.get(McpToolCatalogue, { strict: false });
     const rows = app
       .get(OperationRegistry, { strict: false })
@@ -47,7 +53,7 @@ export class OperationsCommand implements CliCommand {
       }));
     out.write(
       json
-        ? `${JSON.stringify(rows, null, 2)}\n`
+        ? `${JSON.stringify([...rows, ...prompts], null, 2)}\n`
         : table([
             ['OPERATION', 'TOOL', 'CARRIERS', 'PERMISSIONS'],
             ...rows.map((row) => [
@@ -56,7 +62,19 @@ export class OperationsCommand implements CliCommand {
               row.carriers.join(',') || '-',
               row.permissions.join(',') || '-',
             ]),
-          ]),
+          ]) +
+            (prompts.length === 0
+              ? ''
+              : `\n${table([
+                  ['PROMPT', 'ARGUMENTS', 'PERMISSIONS'],
+                  ...prompts.map((row) => [
+                    row.prompt,
+                    row.arguments
+                      .map((a) => `${a.name}${a.required ? '' : '?'}`)
+                      .join(',') || '-',
+                    row.permissions.join(',') || '-',
+                  ]),
+                ])}`),
     );
     return CLI_EXIT.ok;
   }

@@ -293,16 +293,24 @@ describe('request headers: the exact forms (mutation run)', () => {
     expect(refusal?.rpcCode).toBe(-32020);
   });
 
-  it('needs Mcp-Name only on tools/call, even when another method has a name', () => {
+  it('needs Mcp-Name on tools/call and prompts/get only, even when another method has a name', () => {
     const prompt: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: 3,
       method: 'prompts/get',
       params: { name: 'greeting' },
     };
+    const headers = {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'prompts/get',
+    };
+    expect(requestHeadersRefusal(headers, served(prompt))?.message).toBe(
+      'Header mismatch: the Mcp-Name header is missing.',
+    );
+    accepts({ ...headers, 'mcp-name': 'greeting' }, prompt);
     accepts(
-      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/get' },
-      prompt,
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'other/get' },
+      { ...prompt, method: 'other/get' },
     );
   });
 

@@ -14,8 +14,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * The checks 2026-07-28 puts on a POST's headers, run on a 2026 request once
  * its `_meta` is valid: `MCP-Protocol-Version` must be present and equal the
- * `_meta` version, `Mcp-Method` the method, and on `tools/call` `Mcp-Name`
- * the tool's name (after decoding `=?base64?...?=`). Header names are
+ * `_meta` version, `Mcp-Method` the method, and on `tools/call` and
+ * `prompts/get` `Mcp-Name` the tool's or prompt's name (after decoding `=?base64?...?=`). Header names are
  * case-insensitive (Node lowercases them); values are compared exactly after
  * trimming spaces and tabs. Returns the `-32020` of the first that fails, or
  * undefined.
@@ -34,7 +34,7 @@ export function requestHeadersRefusal(
       false,
     ) ??
     headerRefusal(headers, 'Mcp-Method', request.method, false) ??
-    (request.method === 'tools/call' &&
+    ((request.method === 'tools/call' || request.method === 'prompts/get') &&
     (typeof name === 'string' || headers['mcp-name'] !== undefined)
       ? headerRefusal(headers, 'Mcp-Name', name, true)
       : undefined)
