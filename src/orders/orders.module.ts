@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CurrentTenant } from './current-tenant';
 import { Order } from './order.entity';
+import { OrderLabelsService } from './order-labels.service';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Order])],
   controllers: [OrdersController],
-  providers: [CurrentTenant, OrdersService],
+  providers: [CurrentTenant, OrdersService, OrderLabelsService],
 })
 export class OrdersModule {}

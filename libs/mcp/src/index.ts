@@ -18,3 +18,20 @@ export type {
 export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.js';
 export { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 export type { McpTokenPrincipal } from './auth/mcp-jwt.guard.js';
+export { McpResult } from './content/mcp-result.js';
+export {
+  McpContent,
+  MCP_CONTENT_MAX_BYTES,
+} from './content/mcp-content.js';
+export type {
+  McpAudioBlock,
+  McpBinary,
+  McpContentBlock,
+  McpEmbeddedResourceBlock,
+  McpImageBlock,
+  McpResourceContents,
+  McpResourceLink,
+  McpResourceLinkBlock,
+  McpTextBlock,
+} from './content/mcp-content.js';
+export { McpHeader } from './headers/mcp-header.decorator.js';

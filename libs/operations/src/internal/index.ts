@@ -38,6 +38,7 @@ export {
 export { unitOfWorkOf } from '../invocation/call/call-unit-of-work.js';
 export type { CallUnitOfWork } from '../invocation/call/call-unit-of-work.js';
 export type { SerializedResult } from '../invocation/output/output-contract.js';
+export { markCarried } from '../invocation/output/carried-result.js';
 export type {
   OperationDefinition,
   TransactionSetting,
