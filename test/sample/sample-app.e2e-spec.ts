@@ -26,6 +26,7 @@ const TOOL_NAMES = [
   'orders_get',
   'orders_delete',
   'orders_search',
+  'orders_label',
 ];
 
 type Schema = Record<string, unknown>;

@@ -34,6 +34,7 @@ describe('the sample over stdio with the official SDK clients', () => {
         'orders_delete',
         'orders_get',
         'orders_import',
+        'orders_label',
         'orders_list',
         'orders_search',
       ]);
