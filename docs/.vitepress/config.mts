@@ -29,6 +29,8 @@ const sidebar = [
       { text: 'OAuth', link: '/guides/oauth' },
       { text: 'Stdio and the CLI', link: '/guides/stdio-and-cli' },
       { text: 'Long calls', link: '/guides/long-calls' },
+      { text: 'Rich tool results', link: '/guides/rich-results' },
+      { text: 'Custom headers', link: '/guides/custom-headers' },
       { text: 'Transactions', link: '/guides/transactions' },
       {
         text: 'Telemetry and audit',

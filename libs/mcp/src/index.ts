@@ -19,10 +19,7 @@ export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.j
 export { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 export type { McpTokenPrincipal } from './auth/mcp-jwt.guard.js';
 export { McpResult } from './content/mcp-result.js';
-export {
-  McpContent,
-  MCP_CONTENT_MAX_BYTES,
-} from './content/mcp-content.js';
+export { McpContent, MCP_CONTENT_MAX_BYTES } from './content/mcp-content.js';
 export type {
   McpAudioBlock,
   McpBinary,
