@@ -76,25 +76,21 @@ describe('paramHeadersOf', () => {
       {
         property: 'region',
         name: 'Region',
-        header: 'mcp-param-region',
         type: 'string',
       },
       {
         property: 'priority',
         name: 'Priority',
-        header: 'mcp-param-priority',
         type: 'integer',
       },
       {
         property: 'dryRun',
         name: 'Dry-Run',
-        header: 'mcp-param-dry-run',
         type: 'boolean',
       },
       {
         property: 'trace',
         name: 'Trace',
-        header: 'mcp-param-trace',
         type: 'string',
       },
     ]);

@@ -12,8 +12,6 @@ export interface ParamHeader {
   readonly property: string;
   /** `<name>` of `Mcp-Param-<name>`, as `@McpHeader()` gives it. */
   readonly name: string;
-  /** The header, lowercase, as Node names it. */
-  readonly header: string;
   /** The property's JSON type. */
   readonly type: 'string' | 'integer' | 'boolean';
 }
@@ -66,7 +64,7 @@ export function paramHeadersOf(
         'only a string, an integer or a boolean property can be mirrored (give it @IsString(), @IsInt() or @IsBoolean())',
       );
     }
-    return { property, name, header: `mcp-param-${name.toLowerCase()}`, type };
+    return { property, name, type };
   });
 }
 

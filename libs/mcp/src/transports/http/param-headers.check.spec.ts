@@ -5,19 +5,16 @@ const DECLARED: readonly ParamHeader[] = [
   {
     property: 'region',
     name: 'Region',
-    header: 'mcp-param-region',
     type: 'string',
   },
   {
     property: 'priority',
     name: 'Priority',
-    header: 'mcp-param-priority',
     type: 'integer',
   },
   {
     property: 'verbose',
     name: 'Verbose',
-    header: 'mcp-param-verbose',
     type: 'boolean',
   },
 ];
