@@ -39,6 +39,8 @@ const sidebar = [
         text: 'Prompts and completions',
         link: '/guides/prompts-and-completions',
       },
+      { text: 'Rich tool results', link: '/guides/rich-results' },
+      { text: 'Custom headers', link: '/guides/custom-headers' },
       { text: 'Transactions', link: '/guides/transactions' },
       {
         text: 'Telemetry and audit',

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CurrentTenant } from './current-tenant';
 import { Order } from './order.entity';
+import { OrderLabelsService } from './order-labels.service';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { OrderPromptsService } from './order-prompts.service';
@@ -9,6 +10,11 @@ import { OrderPromptsService } from './order-prompts.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Order])],
   controllers: [OrdersController],
-  providers: [CurrentTenant, OrdersService, OrderPromptsService],
+  providers: [
+    CurrentTenant,
+    OrdersService,
+    OrderPromptsService,
+    OrderLabelsService,
+  ],
 })
 export class OrdersModule {}

@@ -78,6 +78,7 @@ describe('operations and invoke', () => {
       'orders.delete',
       'orders.get',
       'orders.import',
+      'orders.label',
       'orders.list',
       'orders.search',
     ]);
@@ -103,6 +104,23 @@ describe('operations and invoke', () => {
       tenant: 'default',
     });
     expect(run.stderr).not.toMatch(/ERROR/);
+  });
+
+  it('invoke: of content without a structured result, prints its text on stdout and names its image on stderr', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(__dirname, '../fixtures/cli-fixture-app.cjs'),
+        'invoke',
+        'timing.poster',
+      ],
+      { env: childEnv() },
+    );
+    child.stdin.end();
+    const run = await finished(child);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Poster of the day\n');
+    expect(run.stderr).toMatch(/^image image\/png, 9 bytes$/m);
   });
 
   it('invoke: prints <CODE>: <message> on stderr and exits 1', async () => {

@@ -15,7 +15,12 @@ import { listedTools } from '../support/tool-lists';
  * `tools/list` holds the tools its permissions reach, in each language.
  */
 
-const READ_TOOLS = ['orders_get', 'orders_list', 'orders_search'];
+const READ_TOOLS = [
+  'orders_get',
+  'orders_label',
+  'orders_list',
+  'orders_search',
+];
 // Alice's writes come on top: orders_create, orders_delete, orders_import.
 const WRITE_TOOLS = ['create', 'delete', 'import'].map(
   (verb) => `orders_${verb}`,

@@ -36,6 +36,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
       'orders_get',
       'orders_delete',
       'orders_search',
+      'orders_label',
     ]);
   });
 

@@ -26,6 +26,7 @@ const TOOL_NAMES = [
   'orders_get',
   'orders_delete',
   'orders_search',
+  'orders_label',
 ];
 
 type Schema = Record<string, unknown>;
@@ -55,6 +56,7 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
   orders_list: READ_ONLY,
   orders_get: READ_ONLY,
   orders_search: READ_ONLY,
+  orders_label: READ_ONLY,
   orders_create: {
     readOnlyHint: false,
     destructiveHint: false,
@@ -248,13 +250,15 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     return connected;
   }
 
+  /** `blocks`: the JSON text, then any image the tool adds (`orders_label`: 2). */
   function expectConformsToOutputSchema(
     tool: string,
     outcome: ToolOutcome,
+    blocks = 1,
   ): void {
     expect(outcome.isError, outcome.text).toBe(false);
     expect(outcome.structuredContent).toBeDefined();
-    expect(outcome.contentCount).toBe(1);
+    expect(outcome.contentCount).toBe(blocks);
     expect(outcome.text).toBe(JSON.stringify(outcome.structuredContent));
     const validate = ajv.compile(
       toolByName(tools, tool).outputSchema as Schema,
@@ -291,6 +295,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       orders_list: {},
       orders_get: { id: order.id },
       orders_search: { nameContains: 'every' },
+      orders_label: { id: order.id },
       orders_delete: { id: order.id },
     };
     const withSchema = tools.filter((tool) => tool.outputSchema);
@@ -299,7 +304,11 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
     );
 
     for (const [tool, args] of Object.entries(calls)) {
-      expectConformsToOutputSchema(tool, await callTool(alice, tool, args));
+      expectConformsToOutputSchema(
+        tool,
+        await callTool(alice, tool, args),
+        tool === 'orders_label' ? 2 : 1,
+      );
     }
   });
 
@@ -319,7 +328,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       });
     });
 
-    it('lists exactly the six order tools with the annotations and DTO schemas', async () => {
+    it('lists exactly the seven order tools with the annotations and DTO schemas', async () => {
       const mcp = await clients.v1({ apiKey: ALICE });
       const listed = await mcp.listTools();
       expect(listed.nextCursor).toBeUndefined();

@@ -34,6 +34,7 @@ describe('the sample over stdio with the official SDK clients', () => {
         'orders_delete',
         'orders_get',
         'orders_import',
+        'orders_label',
         'orders_list',
         'orders_search',
       ]);
@@ -103,7 +104,7 @@ describe('the sample over stdio with the official SDK clients', () => {
       );
       try {
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(6);
+        expect(tools).toHaveLength(7);
         const result = await client.callTool({
           name: 'orders_create',
           arguments: { name: 'v2', amount: 2 },

@@ -35,3 +35,17 @@ export type {
 } from './prompts/mcp-prompt.catalogue.js';
 export { Complete } from './completions/complete.decorator.js';
 export { CompletionRequest } from './completions/completion-request.js';
+export { McpResult } from './content/mcp-result.js';
+export { McpContent, MCP_CONTENT_MAX_BYTES } from './content/mcp-content.js';
+export type {
+  McpAudioBlock,
+  McpBinary,
+  McpContentBlock,
+  McpEmbeddedResourceBlock,
+  McpImageBlock,
+  McpResourceContents,
+  McpResourceLink,
+  McpResourceLinkBlock,
+  McpTextBlock,
+} from './content/mcp-content.js';
+export { McpHeader } from './headers/mcp-header.decorator.js';

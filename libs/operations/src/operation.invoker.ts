@@ -199,7 +199,7 @@ export class OperationInvoker implements OnApplicationBootstrap {
             ),
           )
         : operation.pipeline.handle(request, response));
-      const { value: sent, json } = serializeOrTellReshaped(
+      const serialized = serializeOrTellReshaped(
         call.serializer,
         value,
         request,
@@ -209,7 +209,10 @@ export class OperationInvoker implements OnApplicationBootstrap {
       if (committed) {
         await committed;
       }
-      return { ok: true, value: sent, json };
+      const { value: sent, json, carried } = serialized;
+      return carried === undefined
+        ? { ok: true, value: sent, json }
+        : { ok: true, value: sent, json, carried };
     } catch (error) {
       // Rolled back before the answer; a rollback's own failure does not replace the call's.
       await call.commits.settle(false)?.catch(() => undefined);

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
+import { ContentToolsService } from './content-tools.service';
+import { CustomHeadersToolsService } from './custom-headers-tools.service';
 import { DiagnosticToolsService } from './diagnostic-tools.service';
 import { DiagnosticPromptsService } from './diagnostic-prompts.service';
 
@@ -22,9 +24,20 @@ import { DiagnosticPromptsService } from './diagnostic-prompts.service';
         'diagnostics.tool-with-progress': 'test_tool_with_progress',
         'diagnostics.streaming-elicitation': 'test_streaming_elicitation',
         'diagnostics.json-schema': 'json_schema_2020_12_tool',
+        'content.image': 'test_image_content',
+        'content.audio': 'test_audio_content',
+        'content.embedded-resource': 'test_embedded_resource',
+        'content.mixed': 'test_multiple_content_types',
+        'headers.custom': 'test_custom_headers',
+        'headers.custom-null': 'test_custom_headers_null',
       },
     }),
   ],
-  providers: [DiagnosticToolsService, DiagnosticPromptsService],
+  providers: [
+    DiagnosticToolsService,
+    DiagnosticPromptsService,
+    ContentToolsService,
+    CustomHeadersToolsService,
+  ],
 })
 export class ConformanceModule {}

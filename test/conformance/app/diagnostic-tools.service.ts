@@ -10,7 +10,7 @@ import { JsonSchema2020Input } from './json-schema-2020.dto';
  * The conformance suite's diagnostic tools, as far as the library can serve
  * them: each is an ordinary operation, its tool name set by the module's
  * `tools` option (operation ids have no `_`). A tool the suite asks for that
- * needs what the library does not have (image or audio content, sampling,
+ * needs what the library does not have (sampling,
  * elicitation, a required client capability) is not here; its checks are
  * expected failures in `expected-results.json`.
  */

@@ -7,6 +7,8 @@ import {
   resultValue,
 } from './answer-text.js';
 import { McpAnswerWriter } from './answer.writer.js';
+import { McpContent } from '../content/mcp-content.js';
+import { McpResult } from '../content/mcp-result.js';
 
 const writer = () =>
   new McpAnswerWriter(
@@ -25,6 +27,49 @@ const read = (written: RawJson | object) =>
   written instanceof RawJson ? (JSON.parse(written.text) as unknown) : written;
 
 describe('McpAnswerWriter', () => {
+  describe('a result wrapped in McpResult', () => {
+    const png = Buffer.from('PNG bytes');
+    const image = {
+      type: 'image',
+      data: png.toString('base64'),
+      mimeType: 'image/png',
+    };
+    const rich = (structured: unknown, value: unknown): InvocationResult => ({
+      ok: true,
+      value,
+      json: JSON.stringify(value),
+      carried:
+        structured === undefined
+          ? McpResult.content(McpContent.image(png, 'image/png'))
+          : McpResult.of(structured, McpContent.image(png, 'image/png')),
+    });
+
+    it('sends its blocks after the JSON text, structuredContent as before, in both revisions', () => {
+      const order = { id: 7 };
+      expect(read(writer().toolResult(rich(order, order), '2025'))).toEqual({
+        content: [{ type: 'text', text: '{"id":7}' }, image],
+        structuredContent: order,
+      });
+      expect(read(writer().toolResult(rich(order, order), '2026'))).toEqual({
+        resultType: 'complete',
+        content: [{ type: 'text', text: '{"id":7}' }, image],
+        structuredContent: order,
+        _meta: META,
+      });
+    });
+
+    it('without a structured result: its blocks alone, no structuredContent', () => {
+      expect(read(writer().toolResult(rich(undefined, null), '2025'))).toEqual({
+        content: [image],
+      });
+      expect(read(writer().toolResult(rich(undefined, null), '2026'))).toEqual({
+        resultType: 'complete',
+        content: [image],
+        _meta: META,
+      });
+    });
+  });
+
   describe('a successful tool result, around the call JSON text', () => {
     it.each<[string, unknown, boolean, boolean]>([
       ['an object', { id: 1, name: 'Ada' }, true, true],

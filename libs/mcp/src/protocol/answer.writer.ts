@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { InvocationResult } from '@nestops/operations';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
+import { contentJson } from '../content/content-json.js';
+import { McpResult } from '../content/mcp-result.js';
 import type { McpToolResult } from '../tools/mcp-tool.interface.js';
 import { RawJson } from './answer-text.js';
 import { cacheHints, type ModernResult, modernResult } from './greeting.js';
@@ -68,7 +70,9 @@ export class McpAnswerWriter {
    * success is written once around the result's JSON text, which is both
    * its text content and its structured content: a 2026 caller takes any
    * JSON value as `structuredContent` and gets the 2026 members; a 2025
-   * caller takes only an object.
+   * caller takes only an object. A result the method wrapped in
+   * `McpResult` adds its content blocks after that text (or, without a
+   * structured result, is its blocks alone).
    */
   toolResult(
     result: InvocationResult,
@@ -81,12 +85,19 @@ export class McpAnswerWriter {
       };
       return revision === '2026' ? this.modern(failed) : failed;
     }
-    const { value, json } = result;
+    const { value, json, carried } = result;
+    const rich = carried instanceof McpResult ? carried : undefined;
+    const hasValue = rich ? rich.structured !== undefined : true;
     const structured =
-      revision === '2026'
+      hasValue &&
+      (revision === '2026'
         ? value !== undefined
-        : typeof value === 'object' && value !== null && !Array.isArray(value);
-    const members = `"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured ? `,"structuredContent":${json}` : ''}`;
+        : typeof value === 'object' && value !== null && !Array.isArray(value));
+    const blocks = [
+      ...(hasValue ? [`{"type":"text","text":${JSON.stringify(json)}}`] : []),
+      ...(rich && rich.content.length > 0 ? [contentJson(rich.content)] : []),
+    ];
+    const members = `"content":[${blocks.join(',')}]${structured ? `,"structuredContent":${json}` : ''}`;
     if (revision === '2025') {
       return new RawJson(`{${members}}`);
     }

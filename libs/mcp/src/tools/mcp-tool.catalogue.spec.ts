@@ -247,6 +247,7 @@ describe('McpToolCatalogue', () => {
       expect(catalogue.find('members')).toEqual({
         name: 'members',
         operation: expect.objectContaining({ id: 'tenant-members.list' }),
+        paramHeaders: [],
       });
     });
 

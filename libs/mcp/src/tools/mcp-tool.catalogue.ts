@@ -17,6 +17,7 @@ import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
 import { createTool, defaultToolName } from './mcp-tool.factory.js';
 import type { McpTool } from './mcp-tool.interface.js';
+import { type ParamHeader, paramHeadersOf } from '../headers/param-headers.js';
 import {
   DUPLICATE_TOOL_NAME,
   INVALID_TOOL_NAME,
@@ -29,6 +30,8 @@ import {
 interface CatalogueEntry {
   readonly name: string;
   readonly operation: OperationDefinition;
+  /** The input properties mirrored in `Mcp-Param-*` headers. */
+  readonly paramHeaders: readonly ParamHeader[];
 }
 
 /**
@@ -45,7 +48,8 @@ export interface ToolReach {
 
 /**
  * The tools of the application, built once at bootstrap from the operations
- * exposed on MCP. Building fails the startup on an invalid or duplicate name.
+ * exposed on MCP. Building fails the startup on an invalid or duplicate
+ * name, or an `@McpHeader()` that cannot be published.
  * The list of each language (titles, descriptions and property
  * descriptions from the message catalogue or the decorators, through
  * `OperationTexts`) is built once, at bootstrap for the application's
@@ -102,8 +106,14 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
     if (!list) {
       this.build();
       list = Object.freeze(
-        [...(this.entries?.values() ?? [])].map(({ name, operation }) =>
-          createTool(name, operation, this.texts.of(operation, locale)),
+        [...(this.entries?.values() ?? [])].map(
+          ({ name, operation, paramHeaders }) =>
+            createTool(
+              name,
+              operation,
+              this.texts.of(operation, locale),
+              paramHeaders,
+            ),
         ),
       );
       this.lists.set(locale, list);
@@ -224,7 +234,11 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
           duplicateToolNameMessage(name, previous.operation, operation),
         );
       }
-      entries.set(name, { name, operation });
+      entries.set(name, {
+        name,
+        operation,
+        paramHeaders: paramHeadersOf(operation),
+      });
     }
     this.entries = entries;
     this.permissionNames = [

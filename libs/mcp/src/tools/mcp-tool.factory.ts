@@ -1,6 +1,10 @@
 import type { JsonSchema, OperationDefinition } from '@nestops/operations';
 import type { LocalizedOperation } from '@nestops/operations/internal';
 import type { McpTool } from './mcp-tool.interface.js';
+import {
+  type ParamHeader,
+  withParamHeaders,
+} from '../headers/param-headers.js';
 
 /** An operation without input takes no arguments: any property is rejected. */
 const NO_INPUT: JsonSchema = Object.freeze({
@@ -18,12 +22,14 @@ export function defaultToolName(operationId: string): string {
 
 /**
  * The `tools/list` entry of an operation, with its texts and schemas in one
- * language (by default the operation's own: its decorators' texts).
+ * language (by default the operation's own: its decorators' texts); the
+ * properties mirrored in headers (`paramHeaders`) marked `x-mcp-header`.
  */
 export function createTool(
   name: string,
   operation: OperationDefinition,
   texts: LocalizedOperation = operation,
+  paramHeaders: readonly ParamHeader[] = [],
 ): McpTool {
   const { input, semantics } = operation;
   const { inputSchema, outputSchema } = texts;
@@ -37,7 +43,7 @@ export function createTool(
       input === undefined
         ? NO_INPUT
         : inputSchema?.type === 'object'
-          ? inputSchema
+          ? withParamHeaders(inputSchema, paramHeaders)
           : ANY_OBJECT,
     ...(outputSchema?.type === 'object' ? { outputSchema } : {}),
     annotations: Object.freeze({

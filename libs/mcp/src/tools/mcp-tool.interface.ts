@@ -31,7 +31,10 @@ export type McpToolAnnotations = McpTool['annotations'];
 /**
  * The result of `tools/call`: the response JSON as text (and as
  * `structuredContent` when it is an object), or a failure with `isError`
- * and the text `<CODE>: <message>`.
+ * and the text `<CODE>: <message>`. A result an operation wrapped in
+ * `McpResult` has its other blocks after that text (images, resources:
+ * read them from `content` by their `type`); this type describes the text
+ * blocks only.
  */
 export interface McpToolResult {
   /** One text block: the result's JSON text, or the failure's text. */

@@ -22,6 +22,7 @@ export type {
 } from '../invocation/call/invocation-options.interface.js';
 export { callHooksOf } from '../invocation/call/call-hooks.js';
 export { OperationArgumentsHost } from '../invocation/pipeline/operation-arguments-host.js';
+export { markCarried } from '../invocation/output/carried-result.js';
 export type { ResponseStream } from '../invocation/context/response-stream.js';
 export { LOG_LEVELS } from '../invocation/context/call-reporter.js';
 export type {

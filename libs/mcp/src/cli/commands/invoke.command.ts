@@ -15,7 +15,9 @@ import type { CliCommand } from './cli-command.interface.js';
 /**
  * `invoke <operation-id> [json]`: one call through the same pipeline as
  * every carrier (carrier `cli`); the result JSON on stdout and exit 0, or
- * `<CODE>: <message>` on stderr and exit 1.
+ * `<CODE>: <message>` on stderr and exit 1. Of an `McpResult`, the
+ * structured result as JSON and its text blocks go to stdout, a line
+ * naming each other block (`image image/png, 68 bytes`) to stderr.
  */
 export class InvokeCommand implements CliCommand {
   constructor(private readonly runner: CliAppRunner) {}
@@ -47,7 +49,7 @@ export class InvokeCommand implements CliCommand {
     options: ContextOptions,
   ): Promise<number> {
     const { name } = this.runner;
-    const { OperationInvoker, OperationRefusedError } =
+    const { OperationInvoker, OperationRefusedError, McpResult, contentLine } =
       await import('./operations-api.js');
     let result: InvocationResult;
     try {
@@ -72,7 +74,19 @@ export class InvokeCommand implements CliCommand {
       process.stderr.write(`${result.text}\n`);
       return CLI_EXIT.failed;
     }
-    out.write(`${JSON.stringify(result.value, null, 2)}\n`);
+    const rich =
+      result.carried instanceof McpResult ? result.carried : undefined;
+    if (!rich || rich.structured !== undefined) {
+      out.write(`${JSON.stringify(result.value, null, 2)}\n`);
+    }
+    // The other content: text on stdout, a line naming each other block on stderr.
+    for (const block of rich?.content ?? []) {
+      if (block.type === 'text') {
+        out.write(`${block.text}\n`);
+      } else {
+        process.stderr.write(`${contentLine(block)}\n`);
+      }
+    }
     return CLI_EXIT.ok;
   }
 }

@@ -12,3 +12,5 @@ export {
   OperationRefusedError,
   OperationRegistry,
 } from '@nestops/operations/internal';
+export { McpResult } from '../../content/mcp-result.js';
+export { contentLine } from '../../content/content-line.js';

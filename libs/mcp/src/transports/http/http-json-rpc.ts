@@ -37,6 +37,7 @@ import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
 import { HttpResponseStream } from './http-response-stream.js';
 import type { PermissionGate } from '../../auth/permission-gate.js';
 import {
+  type ParamHeadersOf,
   requestHeadersRefusal,
   versionHeaderRefusal,
 } from './request-headers.js';
@@ -47,8 +48,8 @@ import { callerOf, type PrincipalIdOf } from './http-caller.js';
  * layer. The message is classified once, with the POST's
  * `MCP-Protocol-Version`; in OAuth mode the permission gate reads it; the
  * carrier's rules are checked (a 2025 request's header version must be one
- * spoken here; a 2026 request's `MCP-Protocol-Version`, `Mcp-Method` and
- * `Mcp-Name` must match its body); then the protocol layer serves it and
+ * spoken here; a 2026 request's `MCP-Protocol-Version`, `Mcp-Method`,
+ * `Mcp-Name` and `Mcp-Param-*` must match its body); then the protocol layer serves it and
  * the answer is written with its status, as JSON or, when the call sent
  * messages ahead of it, as the last event of an SSE stream. A 2026 request
  * is cancelled when its client closes the POST; a 2025 one by its caller's
@@ -61,6 +62,8 @@ export class HttpJsonRpc {
     /** A principal's id, which a 2025 caller's session is keyed by. */
     private readonly principalId: PrincipalIdOf,
     private readonly gate?: PermissionGate,
+    /** A tool's `Mcp-Param-*` headers, checked against a 2026 call's arguments. */
+    private readonly paramHeadersOf?: ParamHeadersOf,
   ) {}
 
   /**
@@ -93,7 +96,13 @@ export class HttpJsonRpc {
     if (this.gate?.refuses([classified], caller.principal, res)) {
       return;
     }
-    const refusal = carrierRefusal(headers, classified, message, version);
+    const refusal = carrierRefusal(
+      headers,
+      classified,
+      message,
+      version,
+      this.paramHeadersOf,
+    );
     if (refusal) {
       return sendJson(res, 400, refusal);
     }
@@ -213,6 +222,7 @@ function carrierRefusal(
   classified: McpMessage,
   message: unknown,
   version: string | undefined,
+  paramHeadersOf: ParamHeadersOf | undefined,
 ): JsonRpcResponse | undefined {
   if (classified.revision === '2025') {
     return version !== undefined &&
@@ -232,7 +242,9 @@ function carrierRefusal(
     return mismatch.toResponse(idOf(message));
   }
   return classified.kind === 'request'
-    ? requestHeadersRefusal(headers, classified)?.toResponse(classified.id)
+    ? requestHeadersRefusal(headers, classified, paramHeadersOf)?.toResponse(
+        classified.id,
+      )
     : undefined;
 }
 

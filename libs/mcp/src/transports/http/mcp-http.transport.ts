@@ -53,7 +53,7 @@ type AppRequest = object & { user?: unknown };
  * ahead of its answer and the POST accepts one; no sessions. A 2026-07-28 request
  * (by its body's `_meta`, or a 2026 `MCP-Protocol-Version`) must also carry
  * `MCP-Protocol-Version`, `Mcp-Method` and, on `tools/call`, `Mcp-Name`
- * headers that match its body. The route
+ * and its tool's `Mcp-Param-*` headers that match its body. The route
  * sits behind the app's middleware but outside its controllers, so global
  * guards judge each tool call, not the envelope. It serves on Express and
  * on Fastify alike: the same handler, on the Node request and response.
@@ -94,6 +94,7 @@ export class McpHttpTransport
           settings.oauth,
           settings.toolListPerCaller,
         ),
+      (name) => catalogue.find(name)?.paramHeaders,
     );
     // The body is read before the app's own body parser, which the app
     // registers when it initialises, so `maxBodySize` holds whatever that

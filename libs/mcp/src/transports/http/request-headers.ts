@@ -2,20 +2,18 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonRpcId } from '../../json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../../json-rpc/mcp-protocol.error.js';
 import type { McpRequest } from '../../protocol/mcp-message.js';
-
-/** `=?base64?<value>?=`: a header value that is not plain ASCII, encoded. */
-const ENCODED = /^=\?base64\?(.*)\?=$/s;
-const BASE64 =
-  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** Visible ASCII, space and tab: what a plain header value may hold. */
-const PLAIN = /^[\t\x20-\x7e]*$/;
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+import type { ParamHeader } from '../../headers/param-headers.js';
+import { paramHeadersRefusal } from './param-headers.check.js';
+import { headerValue } from './header-value.js';
 
 /**
  * The checks 2026-07-28 puts on a POST's headers, run on a 2026 request once
  * its `_meta` is valid: `MCP-Protocol-Version` must be present and equal the
- * `_meta` version, `Mcp-Method` the method, and on `tools/call` and
- * `prompts/get` `Mcp-Name` the tool's or prompt's name (after decoding `=?base64?...?=`). Header names are
+ * `_meta` version, `Mcp-Method` the method, on `tools/call` and
+ * `prompts/get` `Mcp-Name` the tool's or prompt's name (after decoding
+ * `=?base64?...?=`), and on `tools/call` its `Mcp-Param-*` headers its
+ * arguments (`paramHeadersRefusal`, for the tool's declared ones that
+ * `paramHeadersOf` gives). Header names are
  * case-insensitive (Node lowercases them); values are compared exactly after
  * trimming spaces and tabs. Returns the `-32020` of the first that fails, or
  * undefined.
@@ -23,8 +21,14 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 export function requestHeadersRefusal(
   headers: IncomingHttpHeaders,
   request: McpRequest,
+  paramHeadersOf: ParamHeadersOf = () => undefined,
 ): McpProtocolError | undefined {
   const name = request.params.name;
+  const args = request.params.arguments;
+  const declared =
+    request.method === 'tools/call' && typeof name === 'string'
+      ? paramHeadersOf(name)
+      : undefined;
   return (
     headerRefusal(
       headers,
@@ -37,8 +41,20 @@ export function requestHeadersRefusal(
     ((request.method === 'tools/call' || request.method === 'prompts/get') &&
     (typeof name === 'string' || headers['mcp-name'] !== undefined)
       ? headerRefusal(headers, 'Mcp-Name', name, true)
+      : undefined) ??
+    (declared && declared.length > 0
+      ? paramHeadersRefusal(headers, declared, isRecord(args) ? args : {})
       : undefined)
   );
+}
+
+/** The `Mcp-Param-*` headers of a tool by its name; undefined: no such tool. */
+export type ParamHeadersOf = (
+  toolName: string,
+) => readonly ParamHeader[] | undefined;
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -68,15 +84,10 @@ function headerRefusal(
   body: unknown,
   encodable: boolean,
 ): McpProtocolError | undefined {
-  const raw = headers[header.toLowerCase()];
-  if (raw === undefined) {
+  const value = headerValue(headers, header, encodable);
+  if (value === undefined) {
     return McpProtocolError.headerMismatch(`the ${header} header is missing`);
   }
-  const text = (Array.isArray(raw) ? raw.join(', ') : raw).replace(
-    /^[\t ]+|[\t ]+$/g,
-    '',
-  );
-  const value = encodable ? decoded(header, text) : text;
   if (value instanceof McpProtocolError) {
     return value;
   }
@@ -85,38 +96,4 @@ function headerRefusal(
     : McpProtocolError.headerMismatch(
         `the ${header} header value ${JSON.stringify(value)} does not match the body's ${JSON.stringify(body ?? null)}`,
       );
-}
-
-/**
- * A plain value as it is, an encoded one decoded; the `-32020` of a
- * malformed one.
- */
-function decoded(header: string, text: string): string | McpProtocolError {
-  const encoded = ENCODED.exec(text);
-  if (!encoded) {
-    return PLAIN.test(text)
-      ? text
-      : McpProtocolError.headerMismatch(
-          `the ${header} header holds characters a plain value cannot; encode it as =?base64?...?=`,
-        );
-  }
-  const text64 = encoded[1];
-  const utf8 = BASE64.test(text64)
-    ? utf8Text(Buffer.from(text64, 'base64'))
-    : undefined;
-  return (
-    utf8 ??
-    McpProtocolError.headerMismatch(
-      `the ${header} header's =?base64?...?= value is not base64 of UTF-8 text`,
-    )
-  );
-}
-
-/** The UTF-8 text of `bytes`, or undefined when they are not UTF-8. */
-function utf8Text(bytes: Buffer): string | undefined {
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    return undefined;
-  }
 }

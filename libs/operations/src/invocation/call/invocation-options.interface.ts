@@ -164,6 +164,13 @@ export type InvocationResult =
       readonly value: unknown;
       /** `value` as JSON text, written when the result was serialised. */
       readonly json: string;
+      /**
+       * What the method returned when it wrapped its result for its
+       * carrier (an MCP tool result with an image): `value` and `json` are
+       * the wrapper's structured part, the rest is the carrier's to read.
+       * Undefined for a plain result.
+       */
+      readonly carried?: object;
     }
   | {
       readonly ok: false;

@@ -1,4 +1,5 @@
 import type { OperationDefinition } from '../../interfaces/operation-contract.js';
+import { carriedPart } from './carried-result.js';
 import { type SerializedResult, serializeResult } from './output-contract.js';
 
 /**
@@ -6,7 +7,9 @@ import { type SerializedResult, serializeResult } from './output-contract.js';
  * interceptor that serialises the result early (through its invocation
  * context's `serializeResult`, e.g. a transaction interceptor before it
  * commits) and the invoker once the call returns share it, so a result
- * the call returns unchanged is serialised once.
+ * the call returns unchanged is serialised once. A result wrapped for its
+ * carrier (`markCarried`) is serialised by its structured part, and the
+ * wrapper kept as `carried`.
  */
 export class CallSerializer {
   private last?: { readonly value: unknown; readonly result: SerializedResult };
@@ -19,7 +22,13 @@ export class CallSerializer {
     if (last && last.value === value) {
       return last.result;
     }
-    const result = serializeResult(this.definition, value);
+    const part = carriedPart(value);
+    const result = part
+      ? {
+          ...serializeResult(this.definition, part.value),
+          carried: value as object,
+        }
+      : serializeResult(this.definition, value);
     this.last = { value, result };
     return result;
   }

@@ -15,6 +15,12 @@ export interface SerializedResult {
   readonly value: unknown;
   /** `value` as JSON text, written once: carriers send it as it is. */
   readonly json: string;
+  /**
+   * What the method returned when it wrapped its result for its carrier
+   * (an MCP tool result with an image): `value` is the wrapper's
+   * structured part, the rest is the carrier's to read. Undefined otherwise.
+   */
+  readonly carried?: object;
 }
 
 /** Turns what an operation's method returned into what a carrier sends. */
