@@ -20,15 +20,8 @@ export { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 export type { McpTokenPrincipal } from './auth/mcp-jwt.guard.js';
 export { Prompt } from './prompts/prompt.decorator.js';
 export type { PromptOptions } from './prompts/prompt.decorator.js';
-export { PromptContents, PromptMessages } from './prompts/prompt-messages.js';
-export type {
-  PromptBinaryContent,
-  PromptContent,
-  PromptEmbeddedResource,
-  PromptMessage,
-  PromptResourceLink,
-  PromptTextContent,
-} from './prompts/prompt-messages.js';
+export { PromptMessages } from './prompts/prompt-messages.js';
+export type { PromptMessage } from './prompts/prompt-messages.js';
 export type {
   McpPromptArgument,
   McpPromptEntry,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prompt, PromptContents, PromptMessages } from '@nestops/mcp';
+import { McpContent, Prompt, PromptMessages } from '@nestops/mcp';
 import {
   PromptWithArgumentsInput,
   PromptWithResourceInput,
@@ -43,7 +43,7 @@ export class DiagnosticPromptsService {
   withEmbeddedResource(input: PromptWithResourceInput): PromptMessages {
     return new PromptMessages()
       .user(
-        PromptContents.resource({
+        McpContent.resource({
           uri: input.resourceUri,
           mimeType: 'text/plain',
           text: 'Embedded resource content for testing.',
@@ -58,7 +58,7 @@ export class DiagnosticPromptsService {
   })
   withImage(): PromptMessages {
     return new PromptMessages()
-      .user(PromptContents.image(PIXEL, 'image/png'))
+      .user(McpContent.image(PIXEL, 'image/png'))
       .user('Please analyze the image above.');
   }
 }

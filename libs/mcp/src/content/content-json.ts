@@ -29,6 +29,26 @@ function blockJson(block: McpContentBlock): string {
   }
 }
 
+/**
+ * A block as it goes out in a JSON value (a prompt message's `content`):
+ * its bytes, if any, as base64.
+ */
+export function contentObject(block: McpContentBlock): McpContentBlock {
+  switch (block.type) {
+    case 'image':
+    case 'audio':
+      return { ...block, data: base64(block.data) };
+    case 'resource': {
+      const { resource } = block;
+      return 'blob' in resource
+        ? { ...block, resource: { ...resource, blob: base64(resource.blob) } }
+        : block;
+    }
+    default:
+      return block;
+  }
+}
+
 function base64(data: McpBinary): string {
   return typeof data === 'string'
     ? data
