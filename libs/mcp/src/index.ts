@@ -16,5 +16,10 @@ export type {
   McpTelemetryOptions,
 } from './interfaces/mcp-telemetry-options.interface.js';
 export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.js';
+export type {
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+} from './resources/mcp-resource.interface.js';
 export { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 export type { McpTokenPrincipal } from './auth/mcp-jwt.guard.js';

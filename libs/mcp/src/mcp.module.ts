@@ -26,6 +26,8 @@ import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { McpGreeting } from './protocol/mcp-greeting.js';
 import { Revision2025Handler } from './protocol/revision-2025.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
+import { McpResources } from './protocol/mcp-resources.js';
+import { McpResourceCatalogue } from './resources/mcp-resource.catalogue.js';
 import { Revision2026Handler } from './protocol/revision-2026.handler.js';
 import { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 import { ProtectedResource } from './auth/protected-resource.js';
@@ -67,6 +69,8 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
     McpToolCatalogue,
     McpAnswerWriter,
     McpTools,
+    McpResourceCatalogue,
+    McpResources,
     McpGreeting,
     Revision2025Handler,
     Revision2026Handler,

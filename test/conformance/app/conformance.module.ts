@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
+import { ConformanceResourcesService } from './conformance-resources.service';
 import { DiagnosticToolsService } from './diagnostic-tools.service';
 
 /**
  * The app the official MCP conformance suite runs against
  * (`npm run test:conformance`): the library's HTTP endpoint with the suite's
- * diagnostic tools, named as the suite calls them.
+ * diagnostic tools, named as the suite calls them, and its resources.
  */
 @Module({
   imports: [
@@ -24,6 +25,6 @@ import { DiagnosticToolsService } from './diagnostic-tools.service';
       },
     }),
   ],
-  providers: [DiagnosticToolsService],
+  providers: [DiagnosticToolsService, ConformanceResourcesService],
 })
 export class ConformanceModule {}

@@ -9,8 +9,8 @@
  */
 export interface McpTelemetryOptions {
   /**
-   * The audit trail: one `McpAuditEvent` per `tools/call`, once it is
-   * answered. `true`: each event as one JSON line on the Nest logger
+   * The audit trail: one `McpAuditEvent` per `tools/call` and per
+   * `resources/read`, once it is answered. `true`: each event as one JSON line on the Nest logger
    * (context `McpAudit`, level `log`); a sink: given to it instead
    * (`forRootAsync` can build one from the app's providers). Default:
    * false (no events).
@@ -47,7 +47,7 @@ export interface McpAuditSink {
 }
 
 /**
- * One `tools/call`, as the audit trail keeps it: who called which tool,
+ * One `tools/call` or `resources/read`, as the audit trail keeps it: who called which tool or read which resource,
  * when, for which tenant, and what came of it. It never holds the
  * caller's credentials (no header is copied into it).
  *
@@ -60,9 +60,11 @@ export interface McpAuditEvent {
   readonly principalId: string | null;
   /** The tenant the call ran for, as McpModule's `tenantOf` names it; null: none. */
   readonly tenant: string | null;
-  /** The tool named by the call; null when it named none. */
+  /** The tool named by the call; null when it named none (and for a read). */
   readonly tool: string | null;
-  /** The operation behind the tool; null when the tool is unknown. */
+  /** The URI of a `resources/read`; absent for a tool call. */
+  readonly resource?: string;
+  /** The operation behind the tool or resource; null when it is unknown. */
   readonly operationId: string | null;
   /**
    * `ok`, the failure code of an `isError` result

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
+import { McpResourceCatalogue } from '../resources/mcp-resource.catalogue.js';
 import type { McpGreetingSettings, McpServerFeature } from './greeting.js';
 
 /**
@@ -11,7 +12,10 @@ export class McpGreeting {
   private current?: McpGreetingSettings;
 
   /** @internal Made by Nest's injector. */
-  constructor(@Inject(MCP_SETTINGS) private readonly settings: McpSettings) {}
+  constructor(
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly resources: McpResourceCatalogue,
+  ) {}
 
   /** The greeting settings, features included. */
   get(): McpGreetingSettings {
@@ -27,6 +31,10 @@ export class McpGreeting {
 
   /** The features the app has beyond tools and logging, in a stable order. */
   private features(): McpServerFeature[] {
-    return [];
+    const features: McpServerFeature[] = [];
+    if (this.resources.hasAny()) {
+      features.push('resources');
+    }
+    return features;
   }
 }

@@ -5,12 +5,15 @@ import { McpGreeting } from './mcp-greeting.js';
 import { setLogLevel } from './call-notifications.js';
 import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
+import { McpResources } from './mcp-resources.js';
 
 /**
  * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
- * `logging/setLevel`),
+ * `logging/setLevel`, and in an app with resources `resources/list`,
+ * `resources/templates/list`, `resources/read`),
  * answered exactly as before 2026-07-28 existed; any other method is
- * `-32601`.
+ * `-32601` (`resources/subscribe` and `resources/unsubscribe` included:
+ * no `subscribe` capability is declared).
  */
 @Injectable()
 export class Revision2025Handler {
@@ -18,6 +21,7 @@ export class Revision2025Handler {
   constructor(
     private readonly tools: McpTools,
     private readonly greeting: McpGreeting,
+    private readonly resources: McpResources,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -37,6 +41,12 @@ export class Revision2025Handler {
         return this.tools.list(call);
       case 'tools/call':
         return this.tools.call(call);
+      case 'resources/list':
+        return this.resources.list(call);
+      case 'resources/templates/list':
+        return this.resources.templates(call);
+      case 'resources/read':
+        return this.resources.read(call);
       case 'logging/setLevel':
         return setLogLevel(request.params, call.session.logging);
       default:

@@ -4,10 +4,13 @@ import type { McpCall } from './mcp-call.js';
 import { McpGreeting } from './mcp-greeting.js';
 import { discoverResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
+import { McpResources } from './mcp-resources.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
- * checks passed: `server/discover`, `tools/list`, `tools/call`, each result
+ * checks passed: `server/discover`, `tools/list`, `tools/call` (and in an
+ * app with resources `resources/list`, `resources/templates/list`,
+ * `resources/read`), each result
  * with `resultType: "complete"`; any other method (`initialize`, `ping` and
  * `logging/setLevel`, whose level a 2026 call names in its own `_meta`,
  * included) is `-32601`.
@@ -18,6 +21,7 @@ export class Revision2026Handler {
   constructor(
     private readonly tools: McpTools,
     private readonly greeting: McpGreeting,
+    private readonly resources: McpResources,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -28,6 +32,12 @@ export class Revision2026Handler {
         return this.tools.list(call);
       case 'tools/call':
         return this.tools.call(call);
+      case 'resources/list':
+        return this.resources.list(call);
+      case 'resources/templates/list':
+        return this.resources.templates(call);
+      case 'resources/read':
+        return this.resources.read(call);
       default:
         throw McpProtocolError.methodNotFound(call.request.method);
     }

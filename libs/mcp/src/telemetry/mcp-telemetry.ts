@@ -6,6 +6,7 @@ import type {
   McpAuditEvent,
   McpAuditSink,
 } from '../interfaces/mcp-telemetry-options.interface.js';
+import { McpResourceCatalogue } from '../resources/mcp-resource.catalogue.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { findOtel, type OtelInstruments } from './otel-api.js';
 import { RequestTelemetry } from './request-telemetry.js';
@@ -20,6 +21,15 @@ const TRACED_METHODS: ReadonlySet<string> = new Set([
   'server/discover',
   'tools/list',
   'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** The methods that run an operation, each leaving an audit event. */
+const AUDITED_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'resources/read',
 ]);
 
 /**
@@ -40,6 +50,7 @@ export class McpTelemetry {
   constructor(
     @Inject(MCP_SETTINGS) readonly settings: McpSettings,
     private readonly catalogue: McpToolCatalogue,
+    private readonly resources: McpResourceCatalogue,
   ) {
     const { audit } = settings.telemetry;
     this.sink =
@@ -58,7 +69,7 @@ export class McpTelemetry {
       this.otel === undefined ? (this.otel = findOtel() ?? null) : this.otel;
     const observed =
       otel === null
-        ? this.sink !== undefined && request.method === 'tools/call'
+        ? this.sink !== undefined && AUDITED_METHODS.has(request.method)
         : TRACED_METHODS.has(request.method);
     return observed
       ? new RequestTelemetry(this, otel ?? undefined, call)
@@ -81,6 +92,13 @@ export class McpTelemetry {
   operationOf(name: unknown): string | undefined {
     return typeof name === 'string'
       ? this.catalogue.find(name)?.operation.id
+      : undefined;
+  }
+
+  /** @internal The operation read at the resource `uri`, or undefined. */
+  operationOfResource(uri: unknown): string | undefined {
+    return typeof uri === 'string'
+      ? this.resources.find(uri)?.entry.operation.id
       : undefined;
   }
 

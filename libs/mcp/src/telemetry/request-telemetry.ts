@@ -23,6 +23,8 @@ export interface TelemetryOwner {
   readonly sink: unknown;
   /** The operation of the tool `name`, or undefined. */
   operationOf(name: unknown): string | undefined;
+  /** The operation read at the resource `uri`, or undefined. */
+  operationOfResource(uri: unknown): string | undefined;
   /** The app's tenant of a call refused before it ran. */
   tenantOf(headers: McpCallerContext['headers']): string | undefined;
   /** Gives `event` to the sink. */
@@ -39,6 +41,8 @@ export class RequestTelemetry {
   private readonly time = Date.now();
   private readonly tool: string | undefined;
   private readonly operationId: string | undefined;
+  /** The URI a `resources/read` names. */
+  private readonly resource: string | undefined;
   private readonly span: OtelApi.Span | undefined;
   private readonly context: OtelApi.Context | undefined;
   private readonly attributes: OtelApi.Attributes;
@@ -59,9 +63,14 @@ export class RequestTelemetry {
     const { request } = call;
     const { caller, kind } = call.transport;
     const isCall = request.method === 'tools/call';
+    this.resource =
+      request.method === 'resources/read' &&
+      typeof request.params.uri === 'string'
+        ? request.params.uri
+        : undefined;
     this.operationId = isCall
       ? owner.operationOf(request.params.name)
-      : undefined;
+      : owner.operationOfResource(this.resource);
     // Only a known tool names the span and the metrics: the names a caller
     // makes up are not theirs to multiply.
     this.tool =
@@ -97,6 +106,8 @@ export class RequestTelemetry {
           attributes: {
             ...this.attributes,
             'jsonrpc.request.id': String(request.id),
+            // On the span only: a URI is not a metric's to multiply.
+            ...optional('mcp.resource.uri', this.resource),
             ...optional('nestops.operation.id', this.operationId),
             ...optional('client.address', caller.request?.ip),
           },
@@ -131,7 +142,8 @@ export class RequestTelemetry {
     // result, the protocol error's `error.data.code` for a protocol error.
     // A fixed list, more telling than the conventions' `tool_error` or
     // `-32602` (which stays in `rpc.response.status_code`).
-    const errorType = error ? error.data.code : this.failureCode;
+    // A read's own failure, though it is answered as not found.
+    const errorType = this.failureCode ?? (error ? error.data.code : undefined);
     const version =
       this.call.request.method === 'initialize' &&
       response &&
@@ -163,14 +175,17 @@ export class RequestTelemetry {
     }
     const attributes = { ...this.attributes, ...outcome };
     this.otel?.duration?.record(seconds, attributes);
-    if (this.call.request.method !== 'tools/call') {
+    const { method } = this.call.request;
+    if (method !== 'tools/call' && method !== 'resources/read') {
       return;
     }
     const result = errorType ?? 'ok';
-    this.otel?.calls?.add(1, {
-      ...optional('gen_ai.tool.name', this.tool),
-      'nestops.call.outcome': result,
-    });
+    if (method === 'tools/call') {
+      this.otel?.calls?.add(1, {
+        ...optional('gen_ai.tool.name', this.tool),
+        'nestops.call.outcome': result,
+      });
+    }
     if (this.owner.sink) {
       this.owner.audit(this.event(result, seconds, principalId));
     }
@@ -189,14 +204,16 @@ export class RequestTelemetry {
       tenant:
         (this.record ? this.record.tenant : this.owner.tenantOf(headers)) ??
         null,
-      tool: typeof params.name === 'string' ? params.name : null,
+      tool: this.resource === undefined && typeof params.name === 'string' ? params.name : null,
+      ...(this.resource === undefined ? {} : { resource: this.resource }),
       operationId: this.operationId ?? null,
       outcome,
       durationMs: Math.round(seconds * 1e6) / 1e3,
       correlationId: this.record?.correlationId ?? correlationIdOf(headers),
       transport: this.call.transport.kind === 'stdio' ? 'stdio' : 'http',
       protocolVersion: this.protocolVersion() ?? null,
-      ...(this.owner.settings.telemetry.auditArguments
+      ...(this.owner.settings.telemetry.auditArguments &&
+      this.resource === undefined
         ? { arguments: params.arguments }
         : {}),
     };

@@ -8,6 +8,11 @@ import { McpProtocol } from '../protocol/mcp-protocol.js';
 import { listPrincipalOf } from '../auth/outer-authenticator.js';
 import { resultValue } from '../protocol/answer-text.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
+import type {
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+} from '../resources/mcp-resource.interface.js';
 
 /**
  * Talks MCP to an initialised Nest application in-process: each message goes
@@ -85,6 +90,38 @@ export class McpTestClient {
       name,
       ...(args === undefined ? {} : { arguments: args }),
     });
+  }
+
+  /** `resources/list`: the resources at fixed URIs, as an MCP client sees them. */
+  async listResources(): Promise<readonly McpResource[]> {
+    return (
+      await this.request<{ resources: readonly McpResource[] }>(
+        'resources/list',
+      )
+    ).resources;
+  }
+
+  /** `resources/templates/list`: the resource templates, as an MCP client sees them. */
+  async listResourceTemplates(): Promise<readonly McpResourceTemplate[]> {
+    return (
+      await this.request<{
+        resourceTemplates: readonly McpResourceTemplate[];
+      }>('resources/templates/list')
+    ).resourceTemplates;
+  }
+
+  /**
+   * `resources/read`: the contents read at `uri`. A URI the caller cannot
+   * read throws `McpProtocolError` (`-32002`, `PROTOCOLS_NOTFOUND_003`), as
+   * does a failed read (its failure's code).
+   */
+  async readResource(uri: string): Promise<readonly McpResourceContents[]> {
+    return (
+      await this.request<{ contents: readonly McpResourceContents[] }>(
+        'resources/read',
+        { uri },
+      )
+    ).contents;
   }
 
   /**

@@ -6,7 +6,10 @@ import { CLI_EXIT } from '../cli-exit.js';
 import type { ProtocolOutput } from '../protocol-output.js';
 import type { CliCommand } from './cli-command.interface.js';
 
-/** `operations [--json]`: every operation, its tool name, carriers and permissions. */
+/**
+ * `operations [--json]`: every operation, its tool name, carriers,
+ * permissions and, when MCP reads it as a resource, its URI.
+ */
 export class OperationsCommand implements CliCommand {
   constructor(private readonly runner: CliAppRunner) {}
 
@@ -14,7 +17,7 @@ export class OperationsCommand implements CliCommand {
     program
       .command('operations')
       .description(
-        'List every operation with its tool name, carriers and permissions.',
+        'List every operation with its tool name, carriers, permissions and resource URI.',
       )
       .option('--json', 'print JSON for scripts')
       .action((opts: { json?: boolean }) =>
@@ -40,6 +43,7 @@ export class OperationsCommand implements CliCommand {
         tool: operation.expose.includes('mcp')
           ? (catalogue.nameOf(operation.id) ?? null)
           : null,
+        resource: operation.asResource?.uri ?? null,
         carriers: [...operation.expose],
         permissions: [...operation.permissions],
         readOnly: operation.semantics.readOnly,
@@ -49,12 +53,13 @@ export class OperationsCommand implements CliCommand {
       json
         ? `${JSON.stringify(rows, null, 2)}\n`
         : table([
-            ['OPERATION', 'TOOL', 'CARRIERS', 'PERMISSIONS'],
+            ['OPERATION', 'TOOL', 'CARRIERS', 'PERMISSIONS', 'RESOURCE'],
             ...rows.map((row) => [
               row.id,
               row.tool ?? '-',
               row.carriers.join(',') || '-',
               row.permissions.join(',') || '-',
+              row.resource ?? '-',
             ]),
           ]),
     );
