@@ -50,7 +50,11 @@ export class ConformanceResourcesService {
     resource: 'test://template/{id}/data',
   })
   templateData(input: TemplateDataInput): object {
-    return { id: input.id, templateTest: true, data: `Data for ID: ${input.id}` };
+    return {
+      id: input.id,
+      templateTest: true,
+      data: `Data for ID: ${input.id}`,
+    };
   }
 
   /** The resource `resources-subscribe` names (the server has no subscriptions). */

@@ -171,7 +171,10 @@ export class McpProtocolError extends Error {
    * @internal A URI the caller cannot read: unknown, or a resource it may
    * not see (one answer for both). `-32002` in 2025, `-32602` in 2026.
    */
-  static resourceNotFound(uri: string, revision: '2025' | '2026'): McpProtocolError {
+  static resourceNotFound(
+    uri: string,
+    revision: '2025' | '2026',
+  ): McpProtocolError {
     return new McpProtocolError(
       revision === '2025' ? MCP_RESOURCE_NOT_FOUND : JSON_RPC_INVALID_PARAMS,
       RESOURCE_NOT_FOUND,

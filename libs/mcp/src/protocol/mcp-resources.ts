@@ -68,11 +68,12 @@ export class McpResources {
       throw McpProtocolError.missingResourceUri(call.request.method);
     }
     const match = this.catalogue.find(uri);
-    const input = match && inputOfVariables(match.entry.operation, match.values);
+    const input =
+      match && inputOfVariables(match.entry.operation, match.values);
     if (!match || !input) {
       throw McpProtocolError.resourceNotFound(uri, revision);
     }
-    const { operation, mimeType } = match.entry;
+    const { operation } = match.entry;
     const result = await this.invoker.invoke(
       operation.id,
       {

@@ -173,13 +173,13 @@ export class McpResourceCatalogue implements OnApplicationBootstrap {
           resources.push(Object.freeze({ uri, ...described }));
         }
       }
-      const byKey = <T>(key: (item: T) => string) => (a: T, b: T) =>
-        key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+      const byKey =
+        <T>(key: (item: T) => string) =>
+        (a: T, b: T) =>
+          key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
       lists = Object.freeze({
         resources: Object.freeze(resources.sort(byKey((r) => r.uri))),
-        templates: Object.freeze(
-          templates.sort(byKey((t) => t.uriTemplate)),
-        ),
+        templates: Object.freeze(templates.sort(byKey((t) => t.uriTemplate))),
       });
       this.lists.set(locale, lists);
     }

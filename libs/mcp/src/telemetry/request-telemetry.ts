@@ -204,7 +204,10 @@ export class RequestTelemetry {
       tenant:
         (this.record ? this.record.tenant : this.owner.tenantOf(headers)) ??
         null,
-      tool: this.resource === undefined && typeof params.name === 'string' ? params.name : null,
+      tool:
+        this.resource === undefined && typeof params.name === 'string'
+          ? params.name
+          : null,
       ...(this.resource === undefined ? {} : { resource: this.resource }),
       operationId: this.operationId ?? null,
       outcome,
