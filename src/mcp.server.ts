@@ -9,4 +9,6 @@ import type { McpCliServerOptions } from '@nestops/mcp/cli';
 export const MCP_SERVER: McpCliServerOptions = {
   serverName: 'order-desk',
   instructions: 'Order desk',
+  // Orders are also resources (orders://{id}, orders://recent).
+  features: ['resources'],
 };

@@ -15,7 +15,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * The checks 2026-07-28 puts on a POST's headers, run on a 2026 request once
  * its `_meta` is valid: `MCP-Protocol-Version` must be present and equal the
  * `_meta` version, `Mcp-Method` the method, and on `tools/call` `Mcp-Name`
- * the tool's name (after decoding `=?base64?...?=`). Header names are
+ * the tool's name, on `resources/read` the URI (after decoding `=?base64?...?=`). Header names are
  * case-insensitive (Node lowercases them); values are compared exactly after
  * trimming spaces and tabs. Returns the `-32020` of the first that fails, or
  * undefined.
@@ -24,7 +24,11 @@ export function requestHeadersRefusal(
   headers: IncomingHttpHeaders,
   request: McpRequest,
 ): McpProtocolError | undefined {
-  const name = request.params.name;
+  // What `Mcp-Name` mirrors: a call's tool, a read's URI.
+  const name =
+    request.method === 'resources/read'
+      ? request.params.uri
+      : request.params.name;
   return (
     headerRefusal(
       headers,
@@ -34,7 +38,7 @@ export function requestHeadersRefusal(
       false,
     ) ??
     headerRefusal(headers, 'Mcp-Method', request.method, false) ??
-    (request.method === 'tools/call' &&
+    ((request.method === 'tools/call' || request.method === 'resources/read') &&
     (typeof name === 'string' || headers['mcp-name'] !== undefined)
       ? headerRefusal(headers, 'Mcp-Name', name, true)
       : undefined)
