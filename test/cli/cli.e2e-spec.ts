@@ -23,10 +23,13 @@ describe('operations and invoke', () => {
     const run = await finished(child);
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n')[0]).toMatch(
-      /^OPERATION\s+TOOL\s+CARRIERS\s+PERMISSIONS$/,
+      /^OPERATION\s+TOOL\s+CARRIERS\s+PERMISSIONS\s+RESOURCE$/,
     );
     expect(run.stdout).toMatch(
-      /^orders\.create\s+orders_create\s+mcp,cli\s+orders\.write$/m,
+      /^orders\.create\s+orders_create\s+mcp,cli\s+orders\.write\s+-$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^orders\.get\s+orders_get\s+mcp,cli\s+orders\.read\s+orders:\/\/\{id\}$/m,
     );
     expect(run.stderr).toContain('loaded packages: \n');
     // The same probe sees them in passport mode, where the verifier is used.
@@ -64,11 +67,13 @@ describe('operations and invoke', () => {
       'orders.get',
       'orders.import',
       'orders.list',
+      'orders.recent',
       'orders.search',
     ]);
     expect(rows[0]).toEqual({
       id: 'orders.create',
       tool: 'orders_create',
+      resource: null,
       carriers: ['mcp', 'cli'],
       permissions: ['orders.write'],
       readOnly: false,

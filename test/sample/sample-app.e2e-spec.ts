@@ -26,6 +26,7 @@ const TOOL_NAMES = [
   'orders_get',
   'orders_delete',
   'orders_search',
+  'orders_recent',
 ];
 
 type Schema = Record<string, unknown>;
@@ -55,6 +56,7 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
   orders_list: READ_ONLY,
   orders_get: READ_ONLY,
   orders_search: READ_ONLY,
+  orders_recent: READ_ONLY,
   orders_create: {
     readOnlyHint: false,
     destructiveHint: false,
@@ -291,6 +293,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       orders_list: {},
       orders_get: { id: order.id },
       orders_search: { nameContains: 'every' },
+      orders_recent: {},
       orders_delete: { id: order.id },
     };
     const withSchema = tools.filter((tool) => tool.outputSchema);
@@ -314,6 +317,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       expect(mcp.getServerCapabilities()).toEqual({
         tools: { listChanged: false },
         logging: {},
+        resources: { listChanged: false },
       });
     });
 

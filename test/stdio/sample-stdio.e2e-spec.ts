@@ -35,6 +35,7 @@ describe('the sample over stdio with the official SDK clients', () => {
         'orders_get',
         'orders_import',
         'orders_list',
+        'orders_recent',
         'orders_search',
       ]);
       expect(tools.find((t) => t.name === 'orders_create')?.title).toBe(
@@ -103,7 +104,7 @@ describe('the sample over stdio with the official SDK clients', () => {
       );
       try {
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(6);
+        expect(tools).toHaveLength(7);
         const result = await client.callTool({
           name: 'orders_create',
           arguments: { name: 'v2', amount: 2 },
