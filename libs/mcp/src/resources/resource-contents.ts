@@ -8,12 +8,13 @@ const BINARY_MIME_TYPE = 'application/octet-stream';
 /**
  * Failures that read as "no such resource", so that a caller cannot tell a
  * resource it may not read from one that does not exist: the app's guards
- * or the operation's permission or policy denied it, or the operation did
- * not find it.
+ * or the operation's permission or policy denied it (to an anonymous
+ * caller too), or the operation did not find it.
  */
 export const UNREADABLE_FAILURES: ReadonlySet<string> = new Set([
   'SECURITY_DENIED_001',
   'SECURITY_DENIED_002',
+  'SECURITY_DENIED_003',
   'SECURITY_DENIED_004',
   'BUSINESS_NOTFOUND_001',
 ]);
