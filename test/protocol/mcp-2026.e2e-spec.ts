@@ -106,7 +106,11 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       expect(result).toEqual({
         resultType: 'complete',
         supportedVersions: SPOKEN,
-        capabilities: { tools: { listChanged: false }, logging: {} },
+        capabilities: {
+          tools: { listChanged: false },
+          logging: {},
+          resources: { listChanged: false },
+        },
         instructions: 'Order desk',
         _meta: SERVER_INFO,
         ttlMs: 300_000,
@@ -472,7 +476,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       },
       {
         name: 'an unknown method as a 2026 request',
-        message: modernRequest('res', 'resources/list'),
+        message: modernRequest('res', 'resources/subscribe'),
         ...NOT_FOUND,
       },
     ];

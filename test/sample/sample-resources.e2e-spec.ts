@@ -1,18 +1,15 @@
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { startSampleApp, type RunningSample } from '../support/sample-app';
-import { callTool, CLIENT_INFO, McpClients } from '../support/mcp-clients';
+import { stdioV1, stdioV2 } from '../support/sample-stdio-clients';
+import { callTool, McpClients } from '../support/mcp-clients';
 import { ACCEPT_BOTH, mcpHttp } from '../support/mcp-http';
 import { modernHeaders, modernRequest } from '../support/modern-mcp';
-import { CLI } from '../support/sample-process';
-import { ALICE, BOB, REQUEST, ROOT, childEnv } from '../support/sample-cli';
+import { ALICE, BOB, ROOT } from '../support/sample-cli';
 
 /**
  * The sample's orders as MCP resources (`orders://{id}`, `orders://recent`)
@@ -322,37 +319,9 @@ describe('the sample orders as resources over stdio (the mcp command)', () => {
     ),
   });
 
-  async function v1(args: string[], env: Record<string, string>) {
-    const client = new ClientV1(CLIENT_INFO);
-    await client.connect(
-      new StdioV1({
-        command: process.execPath,
-        args: [CLI, 'mcp', ...args],
-        env: childEnv(env),
-        stderr: 'pipe',
-      }),
-      REQUEST,
-    );
-    return client;
-  }
-
-  async function v2(args: string[], env: Record<string, string>) {
-    const client = new ClientV2(CLIENT_INFO);
-    await client.connect(
-      new StdioV2({
-        command: process.execPath,
-        args: [CLI, 'mcp', ...args],
-        env: childEnv(env),
-        stderr: 'pipe',
-      }),
-      REQUEST,
-    );
-    return client;
-  }
-
   it.each([
-    ['SDK v1', v1, V1_NOT_FOUND],
-    ['SDK v2', v2, V2_NOT_FOUND],
+    ['SDK v1', stdioV1, V1_NOT_FOUND],
+    ['SDK v2', stdioV2, V2_NOT_FOUND],
   ] as const)(
     "%s: lists and reads; bob does not find alice's order",
     async (_, connect, notFound) => {

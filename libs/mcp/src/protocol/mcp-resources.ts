@@ -13,8 +13,15 @@ import {
 import { inputOfVariables } from '../resources/resource-uri.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { McpAnswerWriter } from './answer.writer.js';
-import { mcpCallReporter } from './call-notifications.js';
+import { invokeForCall } from './call-invocation.js';
 import type { McpCall } from './mcp-call.js';
+
+/** The resource methods both revisions have (subscriptions are not among them). */
+export const RESOURCE_METHODS: ReadonlySet<string> = new Set([
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 
 /**
  * `resources/list`, `resources/templates/list` and `resources/read`, in
@@ -33,6 +40,18 @@ export class McpResources {
     private readonly writer: McpAnswerWriter,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
+
+  /** The answer to one of `RESOURCE_METHODS`. */
+  answer(call: McpCall): object | Promise<object> {
+    switch (call.request.method) {
+      case 'resources/list':
+        return this.list(call);
+      case 'resources/templates/list':
+        return this.templates(call);
+      default:
+        return this.read(call);
+    }
+  }
 
   /** `resources/list`: the fixed URIs the caller may read. */
   list(call: McpCall): object {
@@ -62,7 +81,6 @@ export class McpResources {
   async read(call: McpCall): Promise<object> {
     this.assertServed(call);
     const { params, revision } = call.request;
-    const { caller } = call.transport;
     const uri = params.uri;
     if (typeof uri !== 'string') {
       throw McpProtocolError.missingResourceUri(call.request.method);
@@ -74,25 +92,13 @@ export class McpResources {
       throw McpProtocolError.resourceNotFound(uri, revision);
     }
     const { operation } = match.entry;
-    const result = await this.invoker.invoke(
+    const result = await invokeForCall(
+      this.invoker,
+      call,
       operation.id,
-      {
-        carrier: 'mcp',
-        target: uri,
-        headers: caller.headers,
-        request: caller.request,
-        locale: caller.locale,
-        input,
-        timeout: caller.timeout,
-      },
-      {
-        cancel: call.signal,
-        responseStream: call.stream,
-        reporter: mcpCallReporter(params, call.logLevel, call.stream),
-        observe: call.observer?.observe,
-      },
+      uri,
+      input,
     );
-    call.observer?.answered(result);
     if (!result.ok) {
       throw UNREADABLE_FAILURES.has(result.failure.code)
         ? McpProtocolError.resourceNotFound(uri, revision)

@@ -5,7 +5,7 @@ import { McpGreeting } from './mcp-greeting.js';
 import { setLogLevel } from './call-notifications.js';
 import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
-import { McpResources } from './mcp-resources.js';
+import { McpResources, RESOURCE_METHODS } from './mcp-resources.js';
 
 /**
  * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
@@ -41,15 +41,12 @@ export class Revision2025Handler {
         return this.tools.list(call);
       case 'tools/call':
         return this.tools.call(call);
-      case 'resources/list':
-        return this.resources.list(call);
-      case 'resources/templates/list':
-        return this.resources.templates(call);
-      case 'resources/read':
-        return this.resources.read(call);
       case 'logging/setLevel':
         return setLogLevel(request.params, call.session.logging);
       default:
+        if (RESOURCE_METHODS.has(request.method)) {
+          return this.resources.answer(call);
+        }
         throw McpProtocolError.methodNotFound(request.method);
     }
   }

@@ -4,7 +4,7 @@ import type { McpCall } from './mcp-call.js';
 import { McpGreeting } from './mcp-greeting.js';
 import { discoverResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
-import { McpResources } from './mcp-resources.js';
+import { McpResources, RESOURCE_METHODS } from './mcp-resources.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
@@ -32,13 +32,10 @@ export class Revision2026Handler {
         return this.tools.list(call);
       case 'tools/call':
         return this.tools.call(call);
-      case 'resources/list':
-        return this.resources.list(call);
-      case 'resources/templates/list':
-        return this.resources.templates(call);
-      case 'resources/read':
-        return this.resources.read(call);
       default:
+        if (RESOURCE_METHODS.has(call.request.method)) {
+          return this.resources.answer(call);
+        }
         throw McpProtocolError.methodNotFound(call.request.method);
     }
   }
