@@ -29,6 +29,7 @@ const sidebar = [
       { text: 'OAuth', link: '/guides/oauth' },
       { text: 'Stdio and the CLI', link: '/guides/stdio-and-cli' },
       { text: 'Long calls', link: '/guides/long-calls' },
+      { text: 'Resources', link: '/guides/resources' },
       { text: 'Transactions', link: '/guides/transactions' },
       {
         text: 'Telemetry and audit',
