@@ -9,7 +9,8 @@ import type { McpCliServerOptions } from '@nestops/mcp/cli';
 export const MCP_SERVER: McpCliServerOptions = {
   serverName: 'order-desk',
   instructions: 'Order desk',
-  // What the app serves beyond tools: its prompt, and completions of its
-  // prompt's arguments and of the orders://{id} template.
-  features: ['prompts', 'completions'],
+  // What the app serves beyond tools: orders as resources (orders://{id},
+  // orders://recent), its prompt, and completions of the prompt's arguments
+  // and of the orders://{id} template.
+  features: ['resources', 'prompts', 'completions'],
 };

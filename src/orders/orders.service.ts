@@ -33,6 +33,8 @@ import { INTEGER_COLUMN_MAX, Order } from './order.entity';
  */
 /** How many orders an import creates between two progress reports. */
 const IMPORT_PROGRESS_EVERY = 10;
+/** How many orders `orders.recent` returns. */
+const RECENT_ORDERS = 10;
 
 @Injectable()
 export class OrdersService {
@@ -113,15 +115,36 @@ export class OrdersService {
 
   @Operation({
     id: 'orders.get',
-    resource: 'orders://{id}',
     title: 'Get an order',
     description:
       "Returns one order of the caller's tenant by its id (id, tenant, name, amount, createdAt). Fails with BUSINESS_NOTFOUND_001 when the tenant has no such order. Needs the orders.read permission.",
     permission: 'orders.read',
     output: OrderDto,
+    // Also a resource template: resources/read of orders://42 runs this.
+    resource: 'orders://{id}',
   })
   async get(input: OrderIdDto): Promise<OrderDto> {
     return OrderDto.from(await this.find(input.id));
+  }
+
+  @Operation({
+    id: 'orders.recent',
+    title: 'Recent orders',
+    description:
+      "Returns the 10 newest orders of the caller's tenant, newest first, as items. Needs the orders.read permission.",
+    permission: 'orders.read',
+    readOnly: true,
+    input: null,
+    output: OrderListDto,
+    resource: 'orders://recent',
+  })
+  async recent(): Promise<OrderListDto> {
+    const orders = await this.orders.find({
+      where: { tenantId: this.tenant.id },
+      order: { id: 'DESC' },
+      take: RECENT_ORDERS,
+    });
+    return { items: orders.map((order) => OrderDto.from(order)) };
   }
 
   @Operation({

@@ -23,10 +23,13 @@ describe('operations and invoke', () => {
     const run = await finished(child);
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n')[0]).toMatch(
-      /^OPERATION\s+TOOL\s+CARRIERS\s+PERMISSIONS$/,
+      /^OPERATION\s+TOOL\s+CARRIERS\s+PERMISSIONS\s+RESOURCE$/,
     );
     expect(run.stdout).toMatch(
-      /^orders\.create\s+orders_create\s+mcp,cli\s+orders\.write$/m,
+      /^orders\.create\s+orders_create\s+mcp,cli\s+orders\.write\s+-$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^orders\.get\s+orders_get\s+mcp,cli\s+orders\.read\s+orders:\/\/\{id\}$/m,
     );
     expect(run.stdout).toMatch(
       /^PROMPT\s+ARGUMENTS\s+PERMISSIONS\ndraft-restock-order\s+product,urgency\?\s+orders\.read$/m,
@@ -80,11 +83,13 @@ describe('operations and invoke', () => {
       'orders.import',
       'orders.label',
       'orders.list',
+      'orders.recent',
       'orders.search',
     ]);
     expect(rows[0]).toEqual({
       id: 'orders.create',
       tool: 'orders_create',
+      resource: null,
       carriers: ['mcp', 'cli'],
       permissions: ['orders.write'],
       readOnly: false,

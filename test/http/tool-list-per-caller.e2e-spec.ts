@@ -19,6 +19,7 @@ const READ_TOOLS = [
   'orders_get',
   'orders_label',
   'orders_list',
+  'orders_recent',
   'orders_search',
 ];
 // Alice's writes come on top: orders_create, orders_delete, orders_import.
@@ -64,6 +65,30 @@ describe.each(['en-US', 'zh-CN'])('tool list per caller in %s', (language) => {
 
   it('shows an anonymous caller only the operations that need no permission (none here)', async () => {
     expect((await listed(as())).modern).toEqual([]);
+  });
+
+  it('lists resources and templates per caller too: bob sees both, an anonymous caller neither', async () => {
+    const http = mcpHttp(sample.baseUrl);
+    const uris = async (headers: Record<string, string>) => {
+      const resources = await http.result<{ resources: { uri: string }[] }>(
+        'resources/list',
+        {},
+        headers,
+      );
+      const templates = await http.result<{
+        resourceTemplates: { uriTemplate: string }[];
+      }>('resources/templates/list', {}, headers);
+      return [
+        ...resources.resources.map((resource) => resource.uri),
+        ...templates.resourceTemplates.map((template) => template.uriTemplate),
+      ];
+    };
+
+    expect(await uris(as('ApiKey dev-bob-key'))).toEqual([
+      'orders://recent',
+      'orders://{id}',
+    ]);
+    expect(await uris(as())).toEqual([]);
   });
 
   it("gives each the titles of the caller's language", async () => {

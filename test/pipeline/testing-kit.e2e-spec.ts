@@ -34,6 +34,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
       'orders_import',
       'orders_list',
       'orders_get',
+      'orders_recent',
       'orders_delete',
       'orders_search',
       'orders_label',
@@ -96,6 +97,37 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
     expect(result.isError).toBeUndefined();
   });
 
+  it('lists and reads resources; a URI the caller cannot read throws the not-found McpProtocolError', async () => {
+    const alice = mcp.withHeaders({ ...ALICE, 'X-Tenant-Id': 'initech' });
+    const created = await alice.callTool('orders_create', {
+      name: 'kit resource',
+      amount: 2,
+    });
+    const { id } = created.structuredContent as { id: number };
+
+    expect((await alice.listResources()).map((r) => r.uri)).toEqual([
+      'orders://recent',
+    ]);
+    expect(
+      (await alice.listResourceTemplates()).map((t) => t.uriTemplate),
+    ).toEqual(['orders://{id}']);
+    const [content] = await alice.readResource(`orders://${id}`);
+    expect(content).toMatchObject({
+      uri: `orders://${id}`,
+      mimeType: 'application/json',
+    });
+    expect(JSON.parse((content as { text: string }).text)).toMatchObject({
+      id,
+      tenant: 'initech',
+    });
+    const bob = mcp.withHeaders({ Authorization: 'ApiKey dev-bob-key' });
+    await expect(bob.readResource(`orders://${id}`)).rejects.toMatchObject({
+      rpcCode: -32002,
+      code: 'PROTOCOLS_NOTFOUND_003',
+      message: `Resource not found: "orders://${id}".`,
+    });
+  });
+
   it('throws McpProtocolError for a malformed call, with the error table codes', async () => {
     const unknown = mcp.callTool('orders_explode');
 
@@ -104,7 +136,10 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
       rpcCode: -32602,
       code: 'PROTOCOLS_NOTFOUND_002',
     });
-    await expect(mcp.request('resources/list')).rejects.toMatchObject({
+    // A server without the subscribe capability has no resources/subscribe.
+    await expect(
+      mcp.request('resources/subscribe', { uri: 'orders://recent' }),
+    ).rejects.toMatchObject({
       rpcCode: -32601,
       code: 'PROTOCOLS_NOTFOUND_001',
     });

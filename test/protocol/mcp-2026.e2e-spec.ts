@@ -109,6 +109,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
         capabilities: {
           tools: { listChanged: false },
           logging: {},
+          resources: { listChanged: false },
           prompts: { listChanged: false },
           completions: {},
         },
@@ -477,7 +478,7 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
       },
       {
         name: 'an unknown method as a 2026 request',
-        message: modernRequest('res', 'resources/list'),
+        message: modernRequest('res', 'resources/subscribe'),
         ...NOT_FOUND,
       },
     ];

@@ -27,6 +27,7 @@ const TOOL_NAMES = [
   'orders_delete',
   'orders_search',
   'orders_label',
+  'orders_recent',
 ];
 
 type Schema = Record<string, unknown>;
@@ -57,6 +58,7 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
   orders_get: READ_ONLY,
   orders_search: READ_ONLY,
   orders_label: READ_ONLY,
+  orders_recent: READ_ONLY,
   orders_create: {
     readOnlyHint: false,
     destructiveHint: false,
@@ -296,6 +298,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       orders_get: { id: order.id },
       orders_search: { nameContains: 'every' },
       orders_label: { id: order.id },
+      orders_recent: {},
       orders_delete: { id: order.id },
     };
     const withSchema = tools.filter((tool) => tool.outputSchema);
@@ -323,6 +326,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       expect(mcp.getServerCapabilities()).toEqual({
         tools: { listChanged: false },
         logging: {},
+        resources: { listChanged: false },
         prompts: { listChanged: false },
         completions: {},
       });

@@ -6,24 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callTool, CLIENT_INFO } from '../support/mcp-clients';
 import { CLI } from '../support/sample-process';
+import { stdioV1 } from '../support/sample-stdio-clients';
 import { ROOT, ALICE, BOB, REQUEST, childEnv } from '../support/sample-cli';
 
 /** The sample's `mcp` command with the official SDK clients, and the stdio client snippets. */
 
 describe('the sample over stdio with the official SDK clients', () => {
-  async function v1(args: string[], env: Record<string, string>) {
-    const client = new ClientV1(CLIENT_INFO);
-    await client.connect(
-      new StdioV1({
-        command: process.execPath,
-        args: [CLI, 'mcp', ...args],
-        env: childEnv(env),
-        stderr: 'pipe',
-      }),
-      REQUEST,
-    );
-    return client;
-  }
+  const v1 = stdioV1;
 
   it('SDK v1: lists the tools and creates an order as alice (MCP_AUTHORIZATION)', async () => {
     const client = await v1([], { MCP_AUTHORIZATION: ALICE });
@@ -36,6 +25,7 @@ describe('the sample over stdio with the official SDK clients', () => {
         'orders_import',
         'orders_label',
         'orders_list',
+        'orders_recent',
         'orders_search',
       ]);
       expect(tools.find((t) => t.name === 'orders_create')?.title).toBe(

@@ -29,13 +29,15 @@ export function modernRequest(
 
 /** The headers a conforming client sends with `message`. */
 export function modernHeaders(message: RpcMessage): Record<string, string> {
-  const { name } = message.params;
+  const name =
+    message.method === 'resources/read'
+      ? message.params.uri
+      : message.method === 'tools/call'
+        ? message.params.name
+        : undefined;
   return {
     'MCP-Protocol-Version': MODERN_VERSION,
     'Mcp-Method': message.method,
-    ...((message.method === 'tools/call' || message.method === 'prompts/get') &&
-    typeof name === 'string'
-      ? { 'Mcp-Name': name }
-      : {}),
+    ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
   };
 }

@@ -331,6 +331,72 @@ describe('prompts', () => {
   });
 });
 
+describe('resources/read', () => {
+  it('a span named by the conventions, with the URI and the operation; the duration metric by method', async () => {
+    await mcp.readResource({ uri: 'notes://count' });
+
+    const span = onlySpan('resources/read');
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': 'resources/read',
+      'mcp.resource.uri': 'notes://count',
+      'nestops.operation.id': 'notes.count',
+    });
+    expect(span.attributes['gen_ai.tool.name']).toBeUndefined();
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it("a read answered as not found records the operation's own failure", async () => {
+    await expect(
+      mcp.readResource({ uri: 'notes://missing' }),
+    ).rejects.toMatchObject({ code: -32002 });
+
+    const span = onlySpan('resources/read');
+    expect(span.attributes).toMatchObject({
+      'mcp.resource.uri': 'notes://missing',
+      'error.type': 'BUSINESS_NOTFOUND_001',
+      'rpc.response.status_code': '-32002',
+    });
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('one audit event per read: the URI, the operation, the outcome', async () => {
+    await mcp.readResource({ uri: 'notes://count' });
+    await mcp.readResource({ uri: 'notes://missing' }).catch(() => undefined);
+    await mcp.readResource({ uri: 'notes://nothing' }).catch(() => undefined);
+
+    const common = {
+      principalId: 'user-7',
+      tenant: 'acme',
+      correlationId: 'corr-1',
+      transport: 'http',
+      tool: null,
+    };
+    expect(audit.events).toEqual([
+      expect.objectContaining({
+        ...common,
+        resource: 'notes://count',
+        operationId: 'notes.count',
+        outcome: 'ok',
+      }),
+      expect.objectContaining({
+        ...common,
+        resource: 'notes://missing',
+        operationId: 'notes.get',
+        outcome: 'BUSINESS_NOTFOUND_001',
+      }),
+      expect.objectContaining({
+        ...common,
+        // Refused before the guards ran: no principal, as for an unknown tool.
+        principalId: null,
+        resource: 'notes://nothing',
+        operationId: null,
+        outcome: 'PROTOCOLS_NOTFOUND_003',
+      }),
+    ]);
+  });
+});
+
 describe('audit events', () => {
   const common = {
     principalId: 'user-7',

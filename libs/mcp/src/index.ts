@@ -16,6 +16,11 @@ export type {
   McpTelemetryOptions,
 } from './interfaces/mcp-telemetry-options.interface.js';
 export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.js';
+export type {
+  McpReadContents,
+  McpResource,
+  McpResourceTemplate,
+} from './resources/mcp-resource.interface.js';
 export { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 export type { McpTokenPrincipal } from './auth/mcp-jwt.guard.js';
 export { Prompt } from './prompts/prompt.decorator.js';

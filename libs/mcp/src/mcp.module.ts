@@ -29,6 +29,8 @@ import { McpTools } from './protocol/mcp-tools.js';
 import { McpPrompts } from './protocol/mcp-prompts.js';
 import { McpCompletions } from './protocol/mcp-completions.js';
 import { McpPromptCatalogue } from './prompts/mcp-prompt.catalogue.js';
+import { McpResources } from './protocol/mcp-resources.js';
+import { McpResourceCatalogue } from './resources/mcp-resource.catalogue.js';
 import { Revision2026Handler } from './protocol/revision-2026.handler.js';
 import { McpJwtGuard } from './auth/mcp-jwt.guard.js';
 import { ProtectedResource } from './auth/protected-resource.js';
@@ -73,6 +75,8 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
     McpPromptCatalogue,
     McpPrompts,
     McpCompletions,
+    McpResourceCatalogue,
+    McpResources,
     McpGreeting,
     Revision2025Handler,
     Revision2026Handler,

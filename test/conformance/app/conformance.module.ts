@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
 import { ContentToolsService } from './content-tools.service';
 import { CustomHeadersToolsService } from './custom-headers-tools.service';
+import { ConformanceResourcesService } from './conformance-resources.service';
 import { DiagnosticToolsService } from './diagnostic-tools.service';
 import { DiagnosticPromptsService } from './diagnostic-prompts.service';
 
 /**
  * The app the official MCP conformance suite runs against
  * (`npm run test:conformance`): the library's HTTP endpoint with the suite's
- * diagnostic tools and prompts, named as the suite calls them.
+ * diagnostic tools and prompts, named as the suite calls them, and its resources.
  */
 @Module({
   imports: [
@@ -38,6 +39,7 @@ import { DiagnosticPromptsService } from './diagnostic-prompts.service';
     DiagnosticPromptsService,
     ContentToolsService,
     CustomHeadersToolsService,
+    ConformanceResourcesService,
   ],
 })
 export class ConformanceModule {}

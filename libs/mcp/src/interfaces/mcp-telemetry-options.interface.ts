@@ -10,7 +10,7 @@
 export interface McpTelemetryOptions {
   /**
    * The audit trail: one `McpAuditEvent` per `tools/call` and per
-   * `prompts/get`, once it is answered. `true`: each event as one JSON line on the Nest logger
+   * `resources/read` and `prompts/get`, once it is answered. `true`: each event as one JSON line on the Nest logger
    * (context `McpAudit`, level `log`); a sink: given to it instead
    * (`forRootAsync` can build one from the app's providers). Default:
    * false (no events).
@@ -47,7 +47,7 @@ export interface McpAuditSink {
 }
 
 /**
- * One `tools/call` or `prompts/get`, as the audit trail keeps it: who called which tool or prompt,
+ * One `tools/call`, `resources/read` or `prompts/get`, as the audit trail keeps it: who called which tool, read which resource or got which prompt,
  * when, for which tenant, and what came of it. It never holds the
  * caller's credentials (no header is copied into it).
  *
@@ -60,9 +60,11 @@ export interface McpAuditEvent {
   readonly principalId: string | null;
   /** The tenant the call ran for, as McpModule's `tenantOf` names it; null: none. */
   readonly tenant: string | null;
-  /** The tool named by the call; null when it named none (and for a prompt). */
+  /** The tool named by the call; null when it named none (and for a read or a prompt). */
   readonly tool: string | null;
-  /** The operation behind the tool; null when the tool is unknown (and for a prompt). */
+  /** The URI of a `resources/read`; absent otherwise. */
+  readonly resource?: string;
+  /** The operation behind the tool or resource; null when it is unknown (and for a prompt). */
   readonly operationId: string | null;
   /** The prompt a `prompts/get` named (null: none); absent for a `tools/call`. */
   readonly prompt?: string | null;

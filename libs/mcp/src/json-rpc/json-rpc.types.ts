@@ -43,6 +43,8 @@ export type JsonRpcResponse =
           readonly requested?: string;
           /** The arguments that failed validation (a prompt's, `-32602` only). */
           readonly fields?: readonly string[];
+          /** The URI a `resources/read` named (its errors only). */
+          readonly uri?: string;
         };
       };
     };
@@ -59,6 +61,10 @@ export const JSON_RPC_INVALID_REQUEST = -32600;
 export const JSON_RPC_METHOD_NOT_FOUND = -32601;
 export const JSON_RPC_INVALID_PARAMS = -32602;
 export const JSON_RPC_INTERNAL_ERROR = -32603;
+/** JSON-RPC's implementation-defined server error: an operation read as a resource failed. */
+export const JSON_RPC_SERVER_ERROR = -32000;
+/** MCP 2025: a `resources/read` of a URI that names no resource (2026-07-28: `-32602`). */
+export const MCP_RESOURCE_NOT_FOUND = -32002;
 /** MCP 2026-07-28: the HTTP headers disagree with the body, or one is missing. */
 export const MCP_HEADER_MISMATCH = -32020;
 /** MCP 2026-07-28: the request's protocol version is not spoken here. */

@@ -3,15 +3,19 @@ import {
   JSON_RPC_INVALID_REQUEST,
   JSON_RPC_METHOD_NOT_FOUND,
   JSON_RPC_PARSE_ERROR,
+  JSON_RPC_SERVER_ERROR,
   JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcResponse,
   MCP_HEADER_MISMATCH,
+  MCP_RESOURCE_NOT_FOUND,
   MCP_UNSUPPORTED_PROTOCOL_VERSION,
 } from './json-rpc.types.js';
 
 /** The catalogue code of a 2026 request whose `_meta` lacks a required field or has a bad one. */
 export const INVALID_REQUEST_META = 'PROTOCOLS_VALIDATION_005';
+/** The catalogue code of a `resources/read` of a URI the caller cannot read. */
+export const RESOURCE_NOT_FOUND = 'PROTOCOLS_NOTFOUND_003';
 /** The catalogue code of a 2026 request whose HTTP headers disagree with its body. */
 export const HEADER_MISMATCH = 'PROTOCOLS_VALIDATION_006';
 
@@ -151,6 +155,50 @@ export class McpProtocolError extends Error {
       MCP_HEADER_MISMATCH,
       HEADER_MISMATCH,
       `Header mismatch: ${reason}.`,
+    );
+  }
+
+  /** @internal A `resources/read` (or `resources/subscribe`) without a string `uri`. */
+  static missingResourceUri(method: string): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      'PROTOCOLS_VALIDATION_001',
+      `Invalid params: ${method} needs a string "uri".`,
+    );
+  }
+
+  /**
+   * @internal A URI the caller cannot read: unknown, or a resource it may
+   * not see (one answer for both). `-32002` in 2025, `-32602` in 2026.
+   */
+  static resourceNotFound(
+    uri: string,
+    revision: '2025' | '2026',
+  ): McpProtocolError {
+    return new McpProtocolError(
+      revision === '2025' ? MCP_RESOURCE_NOT_FOUND : JSON_RPC_INVALID_PARAMS,
+      RESOURCE_NOT_FOUND,
+      `Resource not found: ${JSON.stringify(uri)}.`,
+      { uri },
+    );
+  }
+
+  /**
+   * @internal The operation behind a resource failed: its text and code,
+   * `-32602` for invalid input, else the implementation-defined `-32000`.
+   */
+  static resourceReadFailed(
+    uri: string,
+    code: string,
+    text: string,
+  ): McpProtocolError {
+    return new McpProtocolError(
+      code.startsWith('VALIDATION_')
+        ? JSON_RPC_INVALID_PARAMS
+        : JSON_RPC_SERVER_ERROR,
+      code,
+      text,
+      { uri },
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
+import { McpResourceCatalogue } from '../resources/mcp-resource.catalogue.js';
 import type { McpGreetingSettings, McpServerFeature } from './greeting.js';
 import { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
 import { McpCompletions } from './mcp-completions.js';
@@ -17,6 +18,7 @@ export class McpGreeting {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly prompts: McpPromptCatalogue,
     private readonly completions: McpCompletions,
+    private readonly resources: McpResourceCatalogue,
   ) {}
 
   /** The greeting settings, features included. */
@@ -34,6 +36,7 @@ export class McpGreeting {
   /** The features the app has beyond tools and logging, in a stable order. */
   private features(): McpServerFeature[] {
     return [
+      ...(this.resources.hasAny() ? (['resources'] as const) : []),
       ...(this.prompts.any() ? (['prompts'] as const) : []),
       ...(this.completions.any() ? (['completions'] as const) : []),
     ];

@@ -7,7 +7,7 @@ import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
-import { mcpCallReporter } from './call-notifications.js';
+import { invokeForCall } from './call-invocation.js';
 import type { RawJson } from './answer-text.js';
 import { McpAnswerWriter } from './answer.writer.js';
 
@@ -61,7 +61,6 @@ export class McpTools {
    */
   async call(call: McpCall): Promise<RawJson | object> {
     const { params, revision } = call.request;
-    const { caller } = call.transport;
     const name = params.name;
     if (typeof name !== 'string') {
       throw McpProtocolError.missingToolName();
@@ -74,25 +73,13 @@ export class McpTools {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }
-    const result = await this.invoker.invoke(
+    const result = await invokeForCall(
+      this.invoker,
+      call,
       entry.operation.id,
-      {
-        carrier: 'mcp',
-        target: name,
-        headers: caller.headers,
-        request: caller.request,
-        locale: caller.locale,
-        input,
-        timeout: caller.timeout,
-      },
-      {
-        cancel: call.signal,
-        responseStream: call.stream,
-        reporter: mcpCallReporter(params, call.logLevel, call.stream),
-        observe: call.observer?.observe,
-      },
+      name,
+      input,
     );
-    call.observer?.answered(result);
     return this.writer.toolResult(result, revision);
   }
 }

@@ -7,12 +7,16 @@ import { initializeResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
 import { McpPrompts } from './mcp-prompts.js';
 import { McpCompletions } from './mcp-completions.js';
+import { McpResources, RESOURCE_METHODS } from './mcp-resources.js';
 
 /**
  * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
- * `prompts/list`, `prompts/get`, `completion/complete`, `logging/setLevel`),
+ * `prompts/list`, `prompts/get`, `completion/complete`, `logging/setLevel`,
+ * and in an app with resources `resources/list`, `resources/templates/list`,
+ * `resources/read`),
  * answered exactly as before 2026-07-28 existed; any other method is
- * `-32601`.
+ * `-32601` (`resources/subscribe` and `resources/unsubscribe` included:
+ * no `subscribe` capability is declared).
  */
 @Injectable()
 export class Revision2025Handler {
@@ -22,6 +26,7 @@ export class Revision2025Handler {
     private readonly greeting: McpGreeting,
     private readonly prompts: McpPrompts,
     private readonly completions: McpCompletions,
+    private readonly resources: McpResources,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -50,6 +55,9 @@ export class Revision2025Handler {
       case 'logging/setLevel':
         return setLogLevel(request.params, call.session.logging);
       default:
+        if (RESOURCE_METHODS.has(request.method)) {
+          return this.resources.answer(call);
+        }
         throw McpProtocolError.methodNotFound(request.method);
     }
   }

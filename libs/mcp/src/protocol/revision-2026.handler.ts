@@ -6,11 +6,14 @@ import { discoverResult } from './greeting.js';
 import { McpTools } from './mcp-tools.js';
 import { McpPrompts } from './mcp-prompts.js';
 import { McpCompletions } from './mcp-completions.js';
+import { McpResources, RESOURCE_METHODS } from './mcp-resources.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
  * checks passed: `server/discover`, `tools/list`, `tools/call`,
- * `prompts/list`, `prompts/get`, `completion/complete`, each result
+ * `prompts/list`, `prompts/get`, `completion/complete` (and in an app with
+ * resources `resources/list`, `resources/templates/list`, `resources/read`),
+ * each result
  * with `resultType: "complete"`; any other method (`initialize`, `ping` and
  * `logging/setLevel`, whose level a 2026 call names in its own `_meta`,
  * included) is `-32601`.
@@ -23,6 +26,7 @@ export class Revision2026Handler {
     private readonly greeting: McpGreeting,
     private readonly prompts: McpPrompts,
     private readonly completions: McpCompletions,
+    private readonly resources: McpResources,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -40,6 +44,9 @@ export class Revision2026Handler {
       case 'completion/complete':
         return this.completions.complete(call);
       default:
+        if (RESOURCE_METHODS.has(call.request.method)) {
+          return this.resources.answer(call);
+        }
         throw McpProtocolError.methodNotFound(call.request.method);
     }
   }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { McpAuditEvent } from '../interfaces/mcp-telemetry-options.interface.js';
 import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
+import type { McpResourceCatalogue } from '../resources/mcp-resource.catalogue.js';
 import type { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import type { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
 import { McpTelemetry } from './mcp-telemetry.js';
@@ -25,6 +26,7 @@ function telemetryWith(record: () => void | Promise<void>): McpTelemetry {
     resolveMcpOptions({ telemetry: { audit: { record } } }),
     {} as McpToolCatalogue,
     {} as McpPromptCatalogue,
+    {} as McpResourceCatalogue,
   );
 }
 

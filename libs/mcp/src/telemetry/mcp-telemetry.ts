@@ -6,6 +6,7 @@ import type {
   McpAuditEvent,
   McpAuditSink,
 } from '../interfaces/mcp-telemetry-options.interface.js';
+import { McpResourceCatalogue } from '../resources/mcp-resource.catalogue.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
 import { findOtel, type OtelInstruments } from './otel-api.js';
@@ -24,11 +25,15 @@ const TRACED_METHODS: ReadonlySet<string> = new Set([
   'prompts/list',
   'prompts/get',
   'completion/complete',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
 ]);
 
-/** The methods that leave an audit event: one per call, one per prompt. */
+/** The methods that leave an audit event: a call, a read, a prompt. */
 const AUDITED_METHODS: ReadonlySet<string> = new Set([
   'tools/call',
+  'resources/read',
   'prompts/get',
 ]);
 
@@ -51,6 +56,7 @@ export class McpTelemetry {
     @Inject(MCP_SETTINGS) readonly settings: McpSettings,
     private readonly catalogue: McpToolCatalogue,
     private readonly prompts: McpPromptCatalogue,
+    private readonly resources: McpResourceCatalogue,
   ) {
     const { audit } = settings.telemetry;
     this.sink =
@@ -99,6 +105,13 @@ export class McpTelemetry {
   promptOf(name: unknown): string | undefined {
     return typeof name === 'string' && this.prompts.find(name)
       ? name
+      : undefined;
+  }
+
+  /** @internal The operation read at the resource `uri`, or undefined. */
+  operationOfResource(uri: unknown): string | undefined {
+    return typeof uri === 'string'
+      ? this.resources.find(uri)?.entry.operation.id
       : undefined;
   }
 

@@ -25,6 +25,8 @@ export interface TelemetryOwner {
   operationOf(name: unknown): string | undefined;
   /** The prompt `name` when the app has it, else undefined. */
   promptOf(name: unknown): string | undefined;
+  /** The operation read at the resource `uri`, or undefined. */
+  operationOfResource(uri: unknown): string | undefined;
   /** The app's tenant of a call refused before it ran. */
   tenantOf(headers: McpCallerContext['headers']): string | undefined;
   /** Gives `event` to the sink. */
@@ -43,6 +45,8 @@ export class RequestTelemetry {
   private readonly operationId: string | undefined;
   /** The prompt a `prompts/get` names, when the app has it. */
   private readonly prompt: string | undefined;
+  /** The URI a `resources/read` names. */
+  private readonly resource: string | undefined;
   private readonly span: OtelApi.Span | undefined;
   private readonly context: OtelApi.Context | undefined;
   private readonly attributes: OtelApi.Attributes;
@@ -63,9 +67,14 @@ export class RequestTelemetry {
     const { request } = call;
     const { caller, kind } = call.transport;
     const isCall = request.method === 'tools/call';
+    this.resource =
+      request.method === 'resources/read' &&
+      typeof request.params.uri === 'string'
+        ? request.params.uri
+        : undefined;
     this.operationId = isCall
       ? owner.operationOf(request.params.name)
-      : undefined;
+      : owner.operationOfResource(this.resource);
     // Only a known tool names the span and the metrics: the names a caller
     // makes up are not theirs to multiply.
     this.tool =
@@ -106,6 +115,8 @@ export class RequestTelemetry {
           attributes: {
             ...this.attributes,
             'jsonrpc.request.id': String(request.id),
+            // On the span only: a URI is not a metric's to multiply.
+            ...optional('mcp.resource.uri', this.resource),
             ...optional('nestops.operation.id', this.operationId),
             ...optional('client.address', caller.request?.ip),
           },
@@ -140,7 +151,7 @@ export class RequestTelemetry {
     // result, the protocol error's `error.data.code` for a protocol error.
     // A fixed list, more telling than the conventions' `tool_error` or
     // `-32602` (which stays in `rpc.response.status_code`).
-    // A prompt's failure answered as a protocol error keeps its own code.
+    // A read's or a prompt's own failure, though answered as a protocol error.
     const errorType = this.failureCode ?? error?.data.code;
     const version =
       this.call.request.method === 'initialize' &&
@@ -174,7 +185,11 @@ export class RequestTelemetry {
     const attributes = { ...this.attributes, ...outcome };
     this.otel?.duration?.record(seconds, attributes);
     const { method } = this.call.request;
-    if (method !== 'tools/call' && method !== 'prompts/get') {
+    if (
+      method !== 'tools/call' &&
+      method !== 'resources/read' &&
+      method !== 'prompts/get'
+    ) {
       return;
     }
     const result = errorType ?? 'ok';
@@ -207,6 +222,7 @@ export class RequestTelemetry {
         typeof params.name === 'string'
           ? params.name
           : null,
+      ...(this.resource === undefined ? {} : { resource: this.resource }),
       operationId: this.operationId ?? null,
       ...(this.call.request.method === 'prompts/get'
         ? { prompt: typeof params.name === 'string' ? params.name : null }
@@ -216,7 +232,8 @@ export class RequestTelemetry {
       correlationId: this.record?.correlationId ?? correlationIdOf(headers),
       transport: this.call.transport.kind === 'stdio' ? 'stdio' : 'http',
       protocolVersion: this.protocolVersion() ?? null,
-      ...(this.owner.settings.telemetry.auditArguments
+      ...(this.owner.settings.telemetry.auditArguments &&
+      this.resource === undefined
         ? { arguments: params.arguments }
         : {}),
     };

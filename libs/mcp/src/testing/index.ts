@@ -11,3 +11,8 @@ export { McpTestClient } from './mcp-test-client.js';
 export { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 export type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 export type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
+export type {
+  McpResource,
+  McpReadContents,
+  McpResourceTemplate,
+} from '../resources/mcp-resource.interface.js';

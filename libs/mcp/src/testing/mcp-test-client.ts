@@ -10,6 +10,11 @@ import { resultValue } from '../protocol/answer-text.js';
 import type { McpTool, McpToolResult } from '../tools/mcp-tool.interface.js';
 import type { McpPromptEntry } from '../prompts/mcp-prompt.catalogue.js';
 import type { PromptMessage } from '../prompts/prompt-messages.js';
+import type {
+  McpResource,
+  McpReadContents,
+  McpResourceTemplate,
+} from '../resources/mcp-resource.interface.js';
 
 /**
  * Talks MCP to an initialised Nest application in-process: each message goes
@@ -134,6 +139,38 @@ export class McpTestClient {
         ...(given === undefined ? {} : { context: { arguments: given } }),
       })
     ).completion;
+  }
+
+  /** `resources/list`: the resources at fixed URIs, as an MCP client sees them. */
+  async listResources(): Promise<readonly McpResource[]> {
+    return (
+      await this.request<{ resources: readonly McpResource[] }>(
+        'resources/list',
+      )
+    ).resources;
+  }
+
+  /** `resources/templates/list`: the resource templates, as an MCP client sees them. */
+  async listResourceTemplates(): Promise<readonly McpResourceTemplate[]> {
+    return (
+      await this.request<{
+        resourceTemplates: readonly McpResourceTemplate[];
+      }>('resources/templates/list')
+    ).resourceTemplates;
+  }
+
+  /**
+   * `resources/read`: the contents read at `uri`. A URI the caller cannot
+   * read throws `McpProtocolError` (`-32002`, `PROTOCOLS_NOTFOUND_003`), as
+   * does a failed read (its failure's code).
+   */
+  async readResource(uri: string): Promise<readonly McpReadContents[]> {
+    return (
+      await this.request<{ contents: readonly McpReadContents[] }>(
+        'resources/read',
+        { uri },
+      )
+    ).contents;
   }
 
   /**

@@ -7,8 +7,9 @@ import type { ProtocolOutput } from '../protocol-output.js';
 import type { CliCommand } from './cli-command.interface.js';
 
 /**
- * `operations [--json]`: every operation, its tool name, carriers and
- * permissions; then every MCP prompt, its arguments and permissions.
+ * `operations [--json]`: every operation, its tool name, carriers,
+ * permissions and, when MCP reads it as a resource, its URI; then every MCP
+ * prompt, its arguments and permissions.
  */
 export class OperationsCommand implements CliCommand {
   constructor(private readonly runner: CliAppRunner) {}
@@ -17,7 +18,7 @@ export class OperationsCommand implements CliCommand {
     program
       .command('operations')
       .description(
-        'List every operation with its tool name, carriers and permissions, then every prompt.',
+        'List every operation with its tool name, carriers, permissions and resource URI, then every prompt.',
       )
       .option('--json', 'print JSON for scripts')
       .action((opts: { json?: boolean }) =>
@@ -46,6 +47,7 @@ export class OperationsCommand implements CliCommand {
         tool: operation.expose.includes('mcp')
           ? (catalogue.nameOf(operation.id) ?? null)
           : null,
+        resource: operation.asResource?.uri ?? null,
         carriers: [...operation.expose],
         permissions: [...operation.permissions],
         readOnly: operation.semantics.readOnly,
@@ -55,12 +57,13 @@ export class OperationsCommand implements CliCommand {
       json
         ? `${JSON.stringify([...rows, ...prompts], null, 2)}\n`
         : table([
-            ['OPERATION', 'TOOL', 'CARRIERS', 'PERMISSIONS'],
+            ['OPERATION', 'TOOL', 'CARRIERS', 'PERMISSIONS', 'RESOURCE'],
             ...rows.map((row) => [
               row.id,
               row.tool ?? '-',
               row.carriers.join(',') || '-',
               row.permissions.join(',') || '-',
+              row.resource ?? '-',
             ]),
           ]) +
             (prompts.length === 0

@@ -6,14 +6,21 @@ import type { ParamHeader } from '../../headers/param-headers.js';
 import { paramHeadersRefusal } from './param-headers.check.js';
 import { headerValue } from './header-value.js';
 
+/** The methods whose `Mcp-Name` header names what they act on. */
+const NAMED_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+]);
+
 /**
  * The checks 2026-07-28 puts on a POST's headers, run on a 2026 request once
  * its `_meta` is valid: `MCP-Protocol-Version` must be present and equal the
- * `_meta` version, `Mcp-Method` the method, on `tools/call` and
- * `prompts/get` `Mcp-Name` the tool's or prompt's name (after decoding
- * `=?base64?...?=`), and on `tools/call` its `Mcp-Param-*` headers its
- * arguments (`paramHeadersRefusal`, for the tool's declared ones that
- * `paramHeadersOf` gives). Header names are
+ * `_meta` version, `Mcp-Method` the method, `Mcp-Name` the tool's name on
+ * `tools/call`, the prompt's on `prompts/get` and the URI on
+ * `resources/read` (after decoding `=?base64?...?=`), and on `tools/call`
+ * its `Mcp-Param-*` headers its arguments (`paramHeadersRefusal`, for the
+ * tool's declared ones that `paramHeadersOf` gives). Header names are
  * case-insensitive (Node lowercases them); values are compared exactly after
  * trimming spaces and tabs. Returns the `-32020` of the first that fails, or
  * undefined.
@@ -23,7 +30,11 @@ export function requestHeadersRefusal(
   request: McpRequest,
   paramHeadersOf: ParamHeadersOf = () => undefined,
 ): McpProtocolError | undefined {
-  const name = request.params.name;
+  // What `Mcp-Name` mirrors: a call's tool, a prompt's name, a read's URI.
+  const name =
+    request.method === 'resources/read'
+      ? request.params.uri
+      : request.params.name;
   const args = request.params.arguments;
   const declared =
     request.method === 'tools/call' && typeof name === 'string'
@@ -38,7 +49,7 @@ export function requestHeadersRefusal(
       false,
     ) ??
     headerRefusal(headers, 'Mcp-Method', request.method, false) ??
-    ((request.method === 'tools/call' || request.method === 'prompts/get') &&
+    (NAMED_METHODS.has(request.method) &&
     (typeof name === 'string' || headers['mcp-name'] !== undefined)
       ? headerRefusal(headers, 'Mcp-Name', name, true)
       : undefined) ??

@@ -52,7 +52,8 @@ export function resultSerializerOf(
  * first (the returned class's `@Exclude()`/`@Expose()` apply), then only the
  * properties the schema declares, as JSON (a `Date` becomes its ISO string);
  * a result that still breaks the schema throws `OutputContractError`.
- * Without one: class-transformer's `instanceToPlain`, `undefined` as null.
+ * Without one: class-transformer's `instanceToPlain` (bytes, a `Buffer` or
+ * a `Uint8Array`, kept as they are), `undefined` as null.
  */
 export function serializeResult(
   definition: OperationDefinition,
@@ -70,7 +71,8 @@ function serializeWithClassTransformer(value: unknown): SerializedResult {
   if (value === undefined) {
     return NULL_RESULT;
   }
-  const plain = toPlain(value);
+  // Bytes stay the same object (a resource sends them as they are).
+  const plain = value instanceof Uint8Array ? value : toPlain(value);
   return { value: plain, json: JSON.stringify(plain) ?? 'null' };
 }
 

@@ -1,0 +1,41 @@
+import type { InvocationResult } from '@nestops/operations';
+import type { OperationInvoker } from '@nestops/operations/internal';
+import { mcpCallReporter } from './call-notifications.js';
+import type { McpCall } from './mcp-call.js';
+
+/**
+ * Runs `operationId` for an MCP request (`tools/call`, `resources/read`)
+ * through the one invocation API: the caller's headers, request, locale
+ * and timeout, the request's cancellation, response stream, progress and
+ * log reporter and telemetry; the observer is told what it answered.
+ */
+export async function invokeForCall(
+  invoker: OperationInvoker,
+  call: McpCall,
+  operationId: string,
+  target: string,
+  input: unknown,
+): Promise<InvocationResult> {
+  const { params } = call.request;
+  const { caller } = call.transport;
+  const result = await invoker.invoke(
+    operationId,
+    {
+      carrier: 'mcp',
+      target,
+      headers: caller.headers,
+      request: caller.request,
+      locale: caller.locale,
+      input,
+      timeout: caller.timeout,
+    },
+    {
+      cancel: call.signal,
+      responseStream: call.stream,
+      reporter: mcpCallReporter(params, call.logLevel, call.stream),
+      observe: call.observer?.observe,
+    },
+  );
+  call.observer?.answered(result);
+  return result;
+}
