@@ -332,7 +332,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       });
     });
 
-    it('lists exactly the seven order tools with the annotations and DTO schemas', async () => {
+    it('lists exactly the eight order tools with the annotations and DTO schemas', async () => {
       const mcp = await clients.v1({ apiKey: ALICE });
       const listed = await mcp.listTools();
       expect(listed.nextCursor).toBeUndefined();

@@ -94,7 +94,7 @@ describe('the sample over stdio with the official SDK clients', () => {
       );
       try {
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(7);
+        expect(tools).toHaveLength(8);
         const result = await client.callTool({
           name: 'orders_create',
           arguments: { name: 'v2', amount: 2 },

@@ -32,7 +32,7 @@ export function modernHeaders(message: RpcMessage): Record<string, string> {
   const name =
     message.method === 'resources/read'
       ? message.params.uri
-      : message.method === 'tools/call'
+      : message.method === 'tools/call' || message.method === 'prompts/get'
         ? message.params.name
         : undefined;
   return {
