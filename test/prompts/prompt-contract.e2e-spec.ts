@@ -58,17 +58,28 @@ describe('prompts and completions of a fixture app', () => {
     expect(tools.map((tool) => tool.name)).toEqual(['notes_get']);
   });
 
-  it('runs no prompt or completer as an operation (the command line invoke)', async () => {
+  it('runs no prompt or completer as an operation, even once they have run', async () => {
+    // Run both first: their pipelines are then prepared.
+    await rpc().result('prompts/get', {
+      name: 'pick',
+      arguments: { choice: 'a' },
+    });
+    await rpc().result('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'pick' },
+      argument: { name: 'note', value: 'x' },
+    });
     const invoker = app().app.get(OperationInvoker);
-    for (const id of ['pick', 'prompt:pick', 'completer:notes.get id']) {
-      await expect(
-        invoker.invoke(id, {
-          carrier: 'cli',
-          target: id,
-          headers: {},
-          input: { choice: 'a' },
-        }),
-      ).rejects.toMatchObject({ name: 'OperationRefusedError' });
+    for (const carrier of ['cli', 'mcp'] as const) {
+      for (const id of ['pick', 'prompt:pick', 'completer:pick note']) {
+        await expect(
+          invoker.invoke(id, {
+            carrier,
+            target: id,
+            headers: {},
+            input: { choice: 'a' },
+          }),
+        ).rejects.toMatchObject({ name: 'OperationRefusedError' });
+      }
     }
   });
 

@@ -232,10 +232,9 @@ export class OperationInvoker implements OnApplicationBootstrap {
     operationId: string,
     carrier: Carrier,
   ): PreparedOperation {
-    const key = callableKey(kind, operationId);
-    const operation = this.prepared.get(key);
-    const definition =
-      operation?.definition ?? this.registry.callable(kind, operationId);
+    // The registry decides by kind: a prepared prompt's key (`prompt:x`) is
+    // no operation id.
+    const definition = this.registry.callable(kind, operationId);
     if (!definition) {
       throw new OperationRefusedError(operationId, carrier, 'unknown');
     }
@@ -247,7 +246,8 @@ export class OperationInvoker implements OnApplicationBootstrap {
         definition.stability === 'internal',
       );
     }
-    return operation ?? this.prepare(key);
+    const key = callableKey(kind, operationId);
+    return this.prepared.get(key) ?? this.prepare(key);
   }
 
   /** Where each call runs: its own CLS context when the app uses nestjs-cls. */
