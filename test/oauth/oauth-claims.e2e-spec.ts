@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Operation, type InvocationContext } from '@nestops/operations';
 import { mcpHttp, rpcRequest } from '../support/mcp-http';
-import { NOTES_RESOURCE, oauthNotesModule } from '../fixtures/oauth-fixtures';
-import { startTokenIssuer, type TokenIssuer } from '../support/token-issuer';
-import { startApp, type RunningApp } from '../support/start-app';
+import { NOTES_RESOURCE } from '../fixtures/oauth-fixtures';
+import { useOAuthNotesApp } from '../support/oauth-notes-app';
 
 /**
  * The JWT verifier against tokens the trusted issuer really signed whose
@@ -40,20 +39,7 @@ const WHOAMI = rpcRequest(2, 'tools/call', {
 });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-let issuer: TokenIssuer;
-let app: RunningApp;
-
-beforeAll(async () => {
-  issuer = await startTokenIssuer(NOTES_RESOURCE);
-  app = await startApp(
-    oauthNotesModule(issuer.issuer, {}, {}, ClaimsWhoamiService),
-  );
-});
-
-afterAll(async () => {
-  await app?.close();
-  await issuer?.close();
-});
+const { issuer, app } = useOAuthNotesApp({}, {}, ClaimsWhoamiService);
 
 beforeEach(() => {
   ClaimsWhoamiService.callers.length = 0;
@@ -86,9 +72,9 @@ it.each<[string, Record<string, unknown>]>([
 ])(
   'refuses a signed token with %s: 401 invalid_token, the call never runs',
   async (_, claims) => {
-    const token = await issuer.token('alice', 'notes.write', claims);
+    const token = await issuer().token('alice', 'notes.write', claims);
 
-    const reply = await mcpHttp(app.baseUrl).post(WHOAMI, bearer(token));
+    const reply = await mcpHttp(app().baseUrl).post(WHOAMI, bearer(token));
 
     expect(reply.status).toBe(401);
     expect(reply.header('www-authenticate')).toBe(REFUSED);
@@ -103,9 +89,9 @@ it.each([
   ['a sub like a number', '42'],
   ['a sub naming a prototype member', 'toString'],
 ])('serves %s: the principal id is exactly the token sub', async (_, sub) => {
-  const token = await issuer.token(sub, 'notes.write');
+  const token = await issuer().token(sub, 'notes.write');
 
-  const reply = await mcpHttp(app.baseUrl).post(WHOAMI, bearer(token));
+  const reply = await mcpHttp(app().baseUrl).post(WHOAMI, bearer(token));
 
   expect(reply.status).toBe(200);
   expect(reply.json().result).toMatchObject({ structuredContent: { id: sub } });
@@ -121,9 +107,9 @@ it.each<[string, Record<string, unknown>]>([
   ['scp a string', { scope: undefined, scp: 'profile notes.write' }],
   ['a fractional exp', { exp: later + 0.5 }],
 ])('serves a token with %s', async (_, claims) => {
-  const token = await issuer.token('carol', 'notes.write', claims);
+  const token = await issuer().token('carol', 'notes.write', claims);
 
-  const reply = await mcpHttp(app.baseUrl).post(WHOAMI, bearer(token));
+  const reply = await mcpHttp(app().baseUrl).post(WHOAMI, bearer(token));
 
   expect(reply.json().result).toMatchObject({
     structuredContent: { id: 'carol' },

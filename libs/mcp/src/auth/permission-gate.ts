@@ -6,9 +6,23 @@ import type { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { sendProblem } from '../transports/http/http-problem.js';
 
 /**
- * What OAuth mode answers over HTTP before a `tools/call` runs, by the
- * permission part of its operation alone (policies and guards still judge
- * the call): a call that needs a permission, without a token, gets the
+ * What a request acts on, as the gate names it (`calling orders_create`,
+ * `reading orders://42`, `getting the prompt restock`), and the
+ * permissions that needs.
+ */
+export interface GatedTarget {
+  readonly action: string;
+  readonly needed: readonly string[];
+}
+
+/** The target of a `tools/call`, `resources/read` or `prompts/get`; undefined otherwise. */
+export type GatedTargetOf = (message: McpMessage) => GatedTarget | undefined;
+
+/**
+ * What OAuth mode answers over HTTP before a `tools/call`, a
+ * `resources/read` or a `prompts/get` runs, by the permission part of what
+ * it acts on alone (policies and guards still judge the call): a request
+ * that needs a permission, without a token, gets the
  * `401` challenge; with a token that lacks it, under `stepUp`, the `403
  * insufficient_scope` challenge naming the scopes that grant it. Under
  * `toolListPerCaller`, an anonymous `tools/list` that would be empty gets
@@ -18,6 +32,7 @@ import { sendProblem } from '../transports/http/http-problem.js';
 export class PermissionGate {
   constructor(
     private readonly catalogue: McpToolCatalogue,
+    private readonly targetOf: GatedTargetOf,
     private readonly resource: ProtectedResource,
     private readonly oauth: McpOAuthSettings,
     private readonly toolListPerCaller: boolean,
@@ -66,20 +81,17 @@ export class PermissionGate {
       );
       return true;
     }
-    const name = calledTool(message);
-    const needed =
-      name === undefined
-        ? undefined
-        : this.catalogue.find(name)?.operation.permissions;
-    if (!needed || needed.length === 0) {
+    const target = this.targetOf(message);
+    if (!target || target.needed.length === 0) {
       return false;
     }
+    const { action, needed } = target;
     if (isAnonymous(principal)) {
       sendProblem(
         res,
         401,
         'Unauthorized',
-        `Calling ${name} needs an access token.`,
+        `${action[0].toUpperCase()}${action.slice(1)} needs an access token.`,
         { 'WWW-Authenticate': this.resource.unauthorized(this.oauth, false) },
       );
       return true;
@@ -93,7 +105,7 @@ export class PermissionGate {
       res,
       403,
       'Forbidden',
-      `The access token lacks the scope that calling ${name} needs.`,
+      `The access token lacks the scope that ${action} needs.`,
       { 'WWW-Authenticate': challenge },
     );
     return true;
@@ -103,13 +115,4 @@ export class PermissionGate {
 /** Whether the caller is anonymous (no principal). */
 function isAnonymous(principal: unknown): boolean {
   return principal === undefined || principal === null;
-}
-
-/** The tool a `tools/call` request names; undefined for any other message. */
-function calledTool(message: McpMessage): string | undefined {
-  if (message.kind !== 'request' || message.method !== 'tools/call') {
-    return undefined;
-  }
-  const { name } = message.params;
-  return typeof name === 'string' ? name : undefined;
 }

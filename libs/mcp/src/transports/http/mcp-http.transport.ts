@@ -24,6 +24,9 @@ import {
   McpAuthGuardRef,
   OuterAuthenticator,
 } from '../../auth/outer-authenticator.js';
+import { gatedTargets } from '../../auth/gated-targets.js';
+import { McpPromptCatalogue } from '../../prompts/mcp-prompt.catalogue.js';
+import { McpResourceCatalogue } from '../../resources/mcp-resource.catalogue.js';
 import { PermissionGate } from '../../auth/permission-gate.js';
 import {
   BodyRequest,
@@ -78,6 +81,8 @@ export class McpHttpTransport
     private readonly authGuard: McpAuthGuardRef,
     protocol: McpProtocol,
     private readonly catalogue: McpToolCatalogue,
+    resources: McpResourceCatalogue,
+    prompts: McpPromptCatalogue,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly resource: ProtectedResource,
     @Optional()
@@ -90,6 +95,7 @@ export class McpHttpTransport
       settings.oauth &&
         new PermissionGate(
           catalogue,
+          gatedTargets(catalogue, resources, prompts),
           resource,
           settings.oauth,
           settings.toolListPerCaller,
