@@ -11,7 +11,7 @@ export const CALLABLE_METADATA = 'operations:callables';
 export const OPERATION_KIND = 'operation';
 
 /**
- * @internal A provider method a carrier names in its own vocabulary (an
+ * A provider method a carrier names in its own vocabulary (an
  * MCP prompt, a completer) that runs through the operation pipeline: the
  * app's guards, the permission and policy, pipes and validation,
  * interceptors, filters, deadline. It is never listed as an operation.
@@ -21,9 +21,13 @@ export interface CallableOptions {
   readonly kind: string;
   /** Unique within its kind; the carrier checks its form. */
   readonly id: string;
+  /** A short human-readable name, in the app's default language. */
   readonly title?: string;
+  /** What it does, in the app's default language. */
   readonly description?: string;
+  /** Permission(s) the caller must hold, as `@Operation({ permission })`. */
   readonly permission?: string | readonly string[];
+  /** An app-defined check after the permissions, as `@Operation({ policy })`. */
   readonly policy?: OperationOptions['policy'];
   /** The input class; inferred from the first parameter when omitted. */
   readonly input?: Type<unknown> | null;
@@ -38,7 +42,7 @@ export interface CallableOptions {
 }
 
 /**
- * @internal Declares a method as a callable of another kind; several may
+ * Declares a method as a callable of another kind; several may
  * be stacked on one method.
  */
 export function Callable(options: CallableOptions): MethodDecorator {

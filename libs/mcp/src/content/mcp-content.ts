@@ -19,7 +19,11 @@ export type McpContentBlock =
   | McpEmbeddedResourceBlock
   | McpResourceLinkBlock;
 
-/** @publicApi Text for the model to read. */
+/**
+ * Text for the model to read.
+ *
+ * @publicApi
+ */
 export interface McpTextBlock {
   /** Always `text`. */
   readonly type: 'text';
@@ -27,7 +31,11 @@ export interface McpTextBlock {
   readonly text: string;
 }
 
-/** @publicApi An image, sent as base64 with its MIME type. */
+/**
+ * An image, sent as base64 with its MIME type.
+ *
+ * @publicApi
+ */
 export interface McpImageBlock {
   /** Always `image`. */
   readonly type: 'image';
@@ -37,7 +45,11 @@ export interface McpImageBlock {
   readonly mimeType: string;
 }
 
-/** @publicApi A sound, sent as base64 with its MIME type. */
+/**
+ * A sound, sent as base64 with its MIME type.
+ *
+ * @publicApi
+ */
 export interface McpAudioBlock {
   /** Always `audio`. */
   readonly type: 'audio';
@@ -47,7 +59,11 @@ export interface McpAudioBlock {
   readonly mimeType: string;
 }
 
-/** @publicApi The contents of a resource, embedded in the result. */
+/**
+ * The contents of a resource, embedded in the result.
+ *
+ * @publicApi
+ */
 export interface McpEmbeddedResourceBlock {
   /** Always `resource`. */
   readonly type: 'resource';
@@ -56,7 +72,9 @@ export interface McpEmbeddedResourceBlock {
 }
 
 /**
- * @publicApi What `McpContent.resource()` embeds: text, or bytes (`blob`).
+ * What `McpContent.resource()` embeds: text, or bytes (`blob`).
+ *
+ * @publicApi
  */
 export type McpResourceContents =
   | {
@@ -76,7 +94,11 @@ export type McpResourceContents =
       readonly blob: McpBinary;
     };
 
-/** @publicApi A link to a resource the client may read or fetch. */
+/**
+ * A link to a resource the client may read or fetch.
+ *
+ * @publicApi
+ */
 export interface McpResourceLinkBlock {
   /** Always `resource_link`. */
   readonly type: 'resource_link';
@@ -94,7 +116,11 @@ export interface McpResourceLinkBlock {
   readonly size?: number;
 }
 
-/** @publicApi What `McpContent.link()` takes beside the URI. */
+/**
+ * What `McpContent.link()` takes beside the URI.
+ *
+ * @publicApi
+ */
 export type McpResourceLink = Omit<McpResourceLinkBlock, 'type' | 'uri'>;
 
 /**
