@@ -261,7 +261,7 @@ describe('the sample orders as resources over HTTP', () => {
     });
   });
 
-  it('the MCP Inspector CLI lists the resources and templates and reads an order', async () => {
+  it('the MCP Inspector CLI lists the resources, templates and prompts, reads an order and gets a prompt', async () => {
     const inspector = (...args: string[]) =>
       execFileAsync(
         'npx',
@@ -304,6 +304,26 @@ describe('the sample orders as resources over HTTP', () => {
       ).stdout,
     ) as { contents: { text: string }[] };
     expect(JSON.parse(read.contents[0].text)).toMatchObject({ id: orderId });
+    const prompts = JSON.parse(
+      (await inspector('--method', 'prompts/list')).stdout,
+    ) as { prompts: { name: string }[] };
+    expect(prompts.prompts.map((prompt) => prompt.name)).toEqual([
+      'draft-restock-order',
+    ]);
+    const prompt = JSON.parse(
+      (
+        await inspector(
+          '--method',
+          'prompts/get',
+          '--prompt-name',
+          'draft-restock-order',
+          '--prompt-args',
+          'product=widget',
+        )
+      ).stdout,
+    ) as { description: string; messages: { role: string }[] };
+    expect(prompt.description).toBe('Restock widget');
+    expect(prompt.messages[0].role).toBe('user');
     // --strict checks tool schemas only (the Inspector allows it with tools/list).
     const strict = await inspector('--method', 'tools/list', '--strict');
     expect(strict.stderr).not.toMatch(/error/i);
