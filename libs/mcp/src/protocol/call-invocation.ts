@@ -1,11 +1,15 @@
 import type { InvocationResult } from '@nestops/operations';
-import type { OperationInvoker } from '@nestops/operations/internal';
+import {
+  OPERATION_KIND,
+  type OperationInvoker,
+} from '@nestops/operations/internal';
 import { mcpCallReporter } from './call-notifications.js';
 import type { McpCall } from './mcp-call.js';
 
 /**
- * Runs `operationId` for an MCP request (`tools/call`, `resources/read`)
- * through the one invocation API: the caller's headers, request, locale
+ * Runs `operationId` (or the callable of `kind`, a prompt) for an MCP
+ * request (`tools/call`, `resources/read`, `prompts/get`) through the one
+ * invocation API: the caller's headers, request, locale
  * and timeout, the request's cancellation, response stream, progress and
  * log reporter and telemetry; the observer is told what it answered.
  */
@@ -15,10 +19,12 @@ export async function invokeForCall(
   operationId: string,
   target: string,
   input: unknown,
+  kind: string = OPERATION_KIND,
 ): Promise<InvocationResult> {
   const { params } = call.request;
   const { caller } = call.transport;
-  const result = await invoker.invoke(
+  const result = await invoker.invokeCallable(
+    kind,
     operationId,
     {
       carrier: 'mcp',

@@ -24,6 +24,7 @@ import {
   unknownCompletedArgumentMessage,
 } from '../prompts/prompt.messages.js';
 import { McpAnswerWriter } from './answer.writer.js';
+import { invokeForCall } from './call-invocation.js';
 import type { McpCall } from './mcp-call.js';
 
 /** What an argument of a prompt or resource template completes from. */
@@ -157,26 +158,19 @@ export class McpCompletions implements OnApplicationBootstrap {
       );
       return closed ? startingWith(closed, value) : [];
     }
-    const { caller } = call.transport;
-    const result = await this.invoker.invokeCallable(
-      COMPLETER_KIND,
+    const result = await invokeForCall(
+      this.invoker,
+      call,
       id,
+      target.id,
       {
-        carrier: 'mcp',
-        target: target.id,
-        headers: caller.headers,
-        request: caller.request,
-        locale: caller.locale,
-        input: {
-          argument,
-          value,
-          arguments: Object.fromEntries(
-            Object.entries(given).filter(([, v]) => typeof v === 'string'),
-          ),
-        },
-        timeout: caller.timeout,
+        argument,
+        value,
+        arguments: Object.fromEntries(
+          Object.entries(given).filter(([, v]) => typeof v === 'string'),
+        ),
       },
-      { cancel: call.signal, observe: call.observer?.observe },
+      COMPLETER_KIND,
     );
     if (!result.ok) {
       throw callFailureError(result.failure, result.text, notFound);

@@ -16,7 +16,7 @@ import {
 import type { PromptMessage } from '../prompts/prompt-messages.js';
 import { RawJson } from './answer-text.js';
 import { McpAnswerWriter } from './answer.writer.js';
-import { mcpCallReporter } from './call-notifications.js';
+import { invokeForCall } from './call-invocation.js';
 import type { McpCall } from './mcp-call.js';
 
 /**
@@ -77,7 +77,6 @@ export class McpPrompts {
   async get(call: McpCall): Promise<object> {
     this.assertPrompts(call);
     const { params, revision } = call.request;
-    const { caller } = call.transport;
     const name = params.name;
     if (typeof name !== 'string') {
       throw invalidParams('prompts/get needs a string "name"');
@@ -94,26 +93,14 @@ export class McpPrompts {
     ) {
       throw invalidParams('"arguments" must be an object of strings');
     }
-    const result = await this.invoker.invokeCallable(
-      PROMPT_KIND,
+    const result = await invokeForCall(
+      this.invoker,
+      call,
       name,
-      {
-        carrier: 'mcp',
-        target: name,
-        headers: caller.headers,
-        request: caller.request,
-        locale: caller.locale,
-        input: input as Record<string, string>,
-        timeout: caller.timeout,
-      },
-      {
-        cancel: call.signal,
-        responseStream: call.stream,
-        reporter: mcpCallReporter(params, call.logLevel, call.stream),
-        observe: call.observer?.observe,
-      },
+      name,
+      input,
+      PROMPT_KIND,
     );
-    call.observer?.answered(result);
     const answer = promptResult(result, name);
     return revision === '2025' ? answer : this.writer.modern(answer);
   }
