@@ -23,25 +23,24 @@ export async function invokeForCall(
 ): Promise<InvocationResult> {
   const { params } = call.request;
   const { caller } = call.transport;
-  const result = await invoker.invokeCallable(
-    kind,
-    operationId,
-    {
-      carrier: 'mcp',
-      target,
-      headers: caller.headers,
-      request: caller.request,
-      locale: caller.locale,
-      input,
-      timeout: caller.timeout,
-    },
-    {
-      cancel: call.signal,
-      responseStream: call.stream,
-      reporter: mcpCallReporter(params, call.logLevel, call.stream),
-      observe: call.observer?.observe,
-    },
-  );
+  const options = {
+    carrier: 'mcp' as const,
+    target,
+    headers: caller.headers,
+    request: caller.request,
+    locale: caller.locale,
+    input,
+    timeout: caller.timeout,
+  };
+  const hooks = {
+    cancel: call.signal,
+    responseStream: call.stream,
+    reporter: mcpCallReporter(params, call.logLevel, call.stream),
+    observe: call.observer?.observe,
+  };
+  const result = await (kind === OPERATION_KIND
+    ? invoker.invoke(operationId, options, hooks)
+    : invoker.invokeCallable(kind, operationId, options, hooks));
   call.observer?.answered(result);
   return result;
 }
