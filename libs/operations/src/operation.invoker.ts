@@ -4,7 +4,6 @@ import {
   ExternalContextCreator,
   ModuleRef,
 } from '@nestjs/core';
-import { OperationAuthorizationGuard } from './authorization/operation-authorization.guard.js';
 import { sanitizeInput } from './invocation/input/input.sanitizer.js';
 import { type CallPlan, planCall } from './invocation/call/call-plan.js';
 import type { CallOutcome } from './invocation/call/call-outcome.js';
@@ -38,13 +37,8 @@ import type {
 } from './invocation/call/invocation-options.interface.js';
 import { OperationPipeline } from './invocation/pipeline/operation-pipeline.js';
 import type { PipelineServices } from './invocation/pipeline/pipeline-parts.js';
+import { createPipelineServices } from './invocation/pipeline/pipeline-services.js';
 import { createOperationRequest } from './invocation/pipeline/operation-request.js';
-import {
-  assertNestInternals,
-  nestPipesOf,
-  separateContextCreator,
-  scopedGlobalEnhancers,
-} from './nest/nest-context.adapter.js';
 import type { OperationDefinition } from './interfaces/operation-contract.js';
 import { OperationRegistry } from './operation.registry.js';
 import { callableKey, OPERATION_KIND } from './callable.js';
@@ -290,21 +284,11 @@ export class OperationInvoker implements OnApplicationBootstrap {
   }
 
   private pipelineServices(): PipelineServices {
-    if (!this.services) {
-      assertNestInternals(this.contextCreator, this.moduleRef, this.config);
-      this.services = {
-        contextCreator: this.contextCreator,
-        paramsContextCreator: separateContextCreator(this.contextCreator),
-        pipes: nestPipesOf(this.contextCreator),
-        authorization: new OperationAuthorizationGuard(
-          this.defaults().permissionsOf,
-        ),
-        scopedEnhancers: scopedGlobalEnhancers(this.config),
-        globalFilters:
-          this.config.getGlobalFilters().length > 0 ||
-          this.config.getGlobalRequestFilters().length > 0,
-      };
-    }
-    return this.services;
+    return (this.services ??= createPipelineServices(
+      this.contextCreator,
+      this.moduleRef,
+      this.config,
+      this.defaults().permissionsOf,
+    ));
   }
 }
