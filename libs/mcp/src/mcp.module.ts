@@ -26,6 +26,8 @@ import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { McpGreeting } from './protocol/mcp-greeting.js';
 import { Revision2025Handler } from './protocol/revision-2025.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
+import { McpAsking } from './asking/mcp-asking.js';
+import { McpCallInvoker } from './protocol/call-invocation.js';
 import { McpPrompts } from './protocol/mcp-prompts.js';
 import { McpCompletions } from './protocol/mcp-completions.js';
 import { McpPromptCatalogue } from './prompts/mcp-prompt.catalogue.js';
@@ -66,11 +68,15 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
         inputLimits: settings.inputLimits,
         permissionsOf: settings.permissionsOf,
         tenantOf: settings.tenantOf,
+        confirm: settings.asking.confirm,
+        runUnconfirmed: settings.asking.runUnconfirmed,
       }),
       inject: [MCP_SETTINGS],
     },
     McpToolCatalogue,
     McpAnswerWriter,
+    McpAsking,
+    McpCallInvoker,
     McpTools,
     McpPromptCatalogue,
     McpPrompts,

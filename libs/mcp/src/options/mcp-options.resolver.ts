@@ -1,4 +1,5 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import { resolveAskingOptions } from '../asking/asking-options.resolver.js';
 import { INPUT_LIMITS } from '@nestops/operations/internal';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpServerDefaults, McpSettings } from './mcp-settings.js';
@@ -142,6 +143,7 @@ export function resolveMcpOptions(
     problems.push('tenantOf must be a function from the headers to a tenant');
   }
   const telemetry = resolveTelemetryOptions(options.telemetry, problems);
+  const asking = resolveAskingOptions(options.asking, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -160,6 +162,7 @@ export function resolveMcpOptions(
     oauth,
     toolListPerCaller: perCaller === true,
     telemetry,
+    asking,
   });
 }
 
