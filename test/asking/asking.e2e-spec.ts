@@ -153,6 +153,25 @@ describe('asking the user mid-call', () => {
       });
     });
 
+    it('refuses a confirmation to a client without elicitation, deleting nothing', async () => {
+      const client =
+        sdk === 'v1'
+          ? new ClientV1(CLIENT_INFO, { capabilities: {} })
+          : new ClientV2(CLIENT_INFO, { capabilities: {} });
+      await client.connect(
+        sdk === 'v1' ? new HttpV1(url()) : (new HttpV2(url()) as never),
+      );
+      const result = await client.callTool({
+        name: 'items_delete',
+        arguments: { id: 6 },
+      });
+      await client.close();
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^SECURITY_CONFIRMATION_001: /);
+      expect(store.rows.get(6)).toBe('item 6');
+      expect(store.runs.delete).toBe(0);
+    });
+
     it('refuses an answer that breaks the form, naming the field', async () => {
       const client = await connect(() => ({
         action: 'accept',

@@ -85,21 +85,36 @@ export async function confirmCall(
   input: unknown,
 ): Promise<boolean> {
   const { operation } = confirmation;
-  if (questions.can('elicitation') === false) {
+  const unasked = (): false => {
     if (confirmation.runUnconfirmed) {
       return false;
     }
     throw new OperationException('SECURITY_CONFIRMATION_001', { operation });
+  };
+  if (questions.can('elicitation') === false) {
+    return unasked();
   }
-  const answer = (await questions.put(
-    'elicitation',
-    'elicitation/create',
-    {
-      message: confirmation.message(input),
-      requestedSchema: { type: 'object', properties: {} },
-    },
-    { key: 'confirm' },
-  )) as { action?: unknown } | undefined;
+  let answer: { action?: unknown } | undefined;
+  try {
+    answer = (await questions.put(
+      'elicitation',
+      'elicitation/create',
+      {
+        message: confirmation.message(input),
+        requestedSchema: { type: 'object', properties: {} },
+      },
+      { key: 'confirm' },
+    )) as { action?: unknown } | undefined;
+  } catch (error) {
+    // A client that turned out not to elicit (it said so when asked).
+    if (
+      error instanceof OperationException &&
+      error.failure.code === 'BUSINESS_CLIENT_001'
+    ) {
+      return unasked();
+    }
+    throw error;
+  }
   if (answer?.action === 'accept') {
     return true;
   }
