@@ -1,9 +1,8 @@
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
-import { AskingModule, ItemStore } from '../fixtures/asking-fixtures';
 import { CLIENT_INFO, ClientV1, ClientV2 } from '../support/mcp-clients';
-import { type RunningApp, startApp } from '../support/start-app';
+import { useAskingApp } from '../support/asking-app';
 
 /**
  * A confirmation and a form asked in the middle of a call, answered by the
@@ -51,16 +50,9 @@ function textOf(result: object): string {
 const confirmOnly = (action: Action) => () => ({ action });
 
 describe('asking the user mid-call', () => {
-  let running: RunningApp;
-  let store: ItemStore;
-  beforeAll(async () => {
-    running = await startApp(AskingModule);
-    store = running.app.get(ItemStore);
-  });
-  beforeEach(() => store.reset());
-  afterAll(() => running?.close());
+  const app = useAskingApp();
 
-  const url = () => new URL('/mcp', running.baseUrl);
+  const url = () => new URL('/mcp', app.running.baseUrl);
 
   describe.each([
     ['SDK v1, 2025-11-25 over SSE', 'v1'],
@@ -90,8 +82,8 @@ describe('asking the user mid-call', () => {
       await client.close();
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual({ deleted: 3 });
-      expect(store.rows.has(3)).toBe(false);
-      expect(store.runs.delete).toBe(1);
+      expect(app.store.rows.has(3)).toBe(false);
+      expect(app.store.runs.delete).toBe(1);
       expect(asked).toEqual([
         {
           message: 'Confirm: items.delete (id: 3)?',
@@ -114,8 +106,8 @@ describe('asking the user mid-call', () => {
         await client.close();
         expect(result.isError).toBe(true);
         expect(textOf(result)).toMatch(new RegExp(`^${code}: `));
-        expect(store.rows.get(4)).toBe('item 4');
-        expect(store.runs.delete).toBe(0);
+        expect(app.store.rows.get(4)).toBe('item 4');
+        expect(app.store.runs.delete).toBe(0);
       },
     );
 
@@ -168,8 +160,8 @@ describe('asking the user mid-call', () => {
       await client.close();
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^SECURITY_CONFIRMATION_001: /);
-      expect(store.rows.get(6)).toBe('item 6');
-      expect(store.runs.delete).toBe(0);
+      expect(app.store.rows.get(6)).toBe('item 6');
+      expect(app.store.runs.delete).toBe(0);
     });
 
     it('refuses an answer that breaks the form, naming the field', async () => {

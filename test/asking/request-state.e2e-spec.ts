@@ -10,6 +10,7 @@ import {
   modernRequest,
 } from '../support/modern-mcp';
 import { type RunningApp, startApp } from '../support/start-app';
+import { useAskingApp } from '../support/asking-app';
 
 /**
  * The 2026-07-28 round trip of a question: the client comes back with the
@@ -61,35 +62,32 @@ function expectRefused(body: Answer, reason: RegExp): void {
 }
 
 describe('requestState, sealed and bound', () => {
-  let running: RunningApp;
-  let store: ItemStore;
-  beforeAll(async () => {
-    running = await startApp(AskingModule);
-    store = running.app.get(ItemStore);
-  });
-  beforeEach(() => store.reset());
-  afterAll(() => running?.close());
+  const app = useAskingApp();
 
   async function firstRound(
     args: Record<string, unknown>,
     headers = ALICE,
   ): Promise<string> {
-    const { status, body } = await callDelete(running.baseUrl, args, headers);
+    const { status, body } = await callDelete(
+      app.running.baseUrl,
+      args,
+      headers,
+    );
     expect(status).toBe(200);
     expect(body.result?.resultType).toBe('input_required');
     expect(Object.keys(body.result?.inputRequests ?? {})).toEqual(['confirm']);
-    expect(store.runs.delete).toBe(0);
+    expect(app.store.runs.delete).toBe(0);
     return body.result?.requestState ?? '';
   }
 
   it('runs the retry that brings its own state and the answer', async () => {
     const state = await firstRound({ id: 5 });
-    const { body } = await callDelete(running.baseUrl, { id: 5 }, ALICE, {
+    const { body } = await callDelete(app.running.baseUrl, { id: 5 }, ALICE, {
       ...ACCEPTED,
       requestState: state,
     });
     expect(body.result?.structuredContent).toEqual({ deleted: 5 });
-    expect(store.rows.has(5)).toBe(false);
+    expect(app.store.rows.has(5)).toBe(false);
   });
 
   it('refuses a state with one byte changed, and deletes nothing', async () => {
@@ -97,7 +95,7 @@ describe('requestState, sealed and bound', () => {
     const bytes = Buffer.from(state, 'base64url');
     bytes[bytes.length - 5] ^= 0x01;
     const { status, body } = await callDelete(
-      running.baseUrl,
+      app.running.baseUrl,
       { id: 5 },
       ALICE,
       {
@@ -107,18 +105,18 @@ describe('requestState, sealed and bound', () => {
     );
     expect(status).toBe(200);
     expectRefused(body, /integrity check/);
-    expect(store.rows.get(5)).toBe('item 5');
-    expect(store.runs.delete).toBe(0);
+    expect(app.store.rows.get(5)).toBe('item 5');
+    expect(app.store.runs.delete).toBe(0);
   });
 
   it('refuses the state of one order replayed for another', async () => {
     const state = await firstRound({ id: 5 });
-    const { body } = await callDelete(running.baseUrl, { id: 6 }, ALICE, {
+    const { body } = await callDelete(app.running.baseUrl, { id: 6 }, ALICE, {
       ...ACCEPTED,
       requestState: state,
     });
     expectRefused(body, /another request/);
-    expect([store.rows.get(5), store.rows.get(6)]).toEqual([
+    expect([app.store.rows.get(5), app.store.rows.get(6)]).toEqual([
       'item 5',
       'item 6',
     ]);
@@ -126,24 +124,24 @@ describe('requestState, sealed and bound', () => {
 
   it("refuses bob's state replayed by alice", async () => {
     const state = await firstRound({ id: 7 }, BOB);
-    const { body } = await callDelete(running.baseUrl, { id: 7 }, ALICE, {
+    const { body } = await callDelete(app.running.baseUrl, { id: 7 }, ALICE, {
       ...ACCEPTED,
       requestState: state,
     });
     expectRefused(body, /another request/);
-    expect(store.rows.get(7)).toBe('item 7');
+    expect(app.store.rows.get(7)).toBe('item 7');
   });
 
   it('asks again for answers brought without a state, running nothing', async () => {
     const { body } = await callDelete(
-      running.baseUrl,
+      app.running.baseUrl,
       { id: 8 },
       ALICE,
       ACCEPTED,
     );
     expect(body.result?.resultType).toBe('input_required');
-    expect(store.rows.get(8)).toBe('item 8');
-    expect(store.runs.delete).toBe(0);
+    expect(app.store.rows.get(8)).toBe('item 8');
+    expect(app.store.runs.delete).toBe(0);
   });
 
   it('refuses a call that needs what the client did not declare: -32021, HTTP 400', async () => {
@@ -151,7 +149,7 @@ describe('requestState, sealed and bound', () => {
       name: 'items_describe',
       arguments: { id: 1 },
     });
-    const reply = await mcpHttp(running.baseUrl).post(message, ALICE, {
+    const reply = await mcpHttp(app.running.baseUrl).post(message, ALICE, {
       modern: true,
     });
     expect(reply.status).toBe(400);
@@ -166,7 +164,7 @@ describe('requestState, sealed and bound', () => {
 
   it('refuses a confirmation the client cannot ask, deleting nothing', async () => {
     const { body } = await callDelete(
-      running.baseUrl,
+      app.running.baseUrl,
       { id: 2 },
       ALICE,
       {},
@@ -174,7 +172,7 @@ describe('requestState, sealed and bound', () => {
     );
     expect(body.result?.isError).toBe(true);
     expect(JSON.stringify(body.result)).toMatch(/SECURITY_CONFIRMATION_001: /);
-    expect(store.rows.get(2)).toBe('item 2');
+    expect(app.store.rows.get(2)).toBe('item 2');
   });
 });
 
