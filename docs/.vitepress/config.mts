@@ -35,6 +35,7 @@ const sidebar = [
       { text: 'OAuth', link: '/guides/oauth' },
       { text: 'Stdio and the CLI', link: '/guides/stdio-and-cli' },
       { text: 'Long calls', link: '/guides/long-calls' },
+      { text: 'Asking the user', link: '/guides/asking-the-user' },
       { text: 'Resources', link: '/guides/resources' },
       {
         text: 'Prompts and completions',
