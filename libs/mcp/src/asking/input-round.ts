@@ -28,7 +28,7 @@ interface SealedRound {
 export class InputRound {
   private constructor(
     /** What binds the state to this request: caller, method, target, arguments. */
-    private readonly binding: string,
+    private readonly binding: () => string,
     /** The round this request answers (0: no question asked yet). */
     readonly round: number,
     /** The answers it brings, by question key. */
@@ -45,9 +45,15 @@ export class InputRound {
   static of(
     params: Readonly<Record<string, unknown>>,
     seal: RequestStateSeal,
-    binding: { caller: string; method: string; target: string; input: unknown },
+    binding: () => {
+      caller: string;
+      method: string;
+      target: string;
+      input: unknown;
+    },
   ): InputRound {
-    const bound = digest(binding);
+    // Digested only where a state is opened or sealed: most calls ask nothing.
+    const bound = () => digest(binding());
     const token = params.requestState;
     if (token === undefined) {
       return new InputRound(bound, 0, new Map());
@@ -68,7 +74,8 @@ export class InputRound {
         'has expired; call again without it',
       );
     }
-    if (state.b !== bound) {
+    const binds = bound();
+    if (state.b !== binds) {
       throw McpProtocolError.invalidRequestState(
         'belongs to another request (another caller, tool or arguments)',
       );
@@ -82,7 +89,7 @@ export class InputRound {
         }
       }
     }
-    return new InputRound(bound, state.r, answers);
+    return new InputRound(() => binds, state.r, answers);
   }
 
   /** The `requestState` of the next round, which asks `asked` and carries every answer so far. */
@@ -94,7 +101,7 @@ export class InputRound {
     }
     const state: SealedRound = {
       v: 1,
-      b: this.binding,
+      b: this.binding(),
       r: this.round + 1,
       e: Date.now() + ttl,
       q: asked,

@@ -97,12 +97,12 @@ export class McpAsking implements OnApplicationBootstrap {
     if (Object.keys(missing).length > 0) {
       throw McpProtocolError.missingClientCapability(missing);
     }
-    const round = InputRound.of(request.params, this.seal, {
+    const round = InputRound.of(request.params, this.seal, () => ({
       caller: this.callerOf(call),
       method: request.method,
       target,
       input,
-    });
+    }));
     const asker = new InputAsker(capabilities, round.answers);
     return {
       asker,
