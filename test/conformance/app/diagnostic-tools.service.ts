@@ -4,15 +4,15 @@ import {
   Operation,
   OperationException,
 } from '@nestops/operations';
+import { NameForm } from './asking.dto';
 import { JsonSchema2020Input } from './json-schema-2020.dto';
 
 /**
  * The conformance suite's diagnostic tools, as far as the library can serve
  * them: each is an ordinary operation, its tool name set by the module's
- * `tools` option (operation ids have no `_`). A tool the suite asks for that
- * needs what the library does not have (sampling,
- * elicitation, a required client capability) is not here; its checks are
- * expected failures in `expected-results.json`.
+ * `tools` option (operation ids have no `_`). The tools that ask the client
+ * mid-call are in `asking-tools.service.ts` and
+ * `input-required-tools.service.ts`.
  */
 @Injectable()
 export class DiagnosticToolsService {
@@ -100,18 +100,25 @@ export class DiagnosticToolsService {
   }
 
   /**
-   * `server-stateless`'s no-independent-requests check: the suite's own
-   * fixture asks the client for input here. The library asks a client for
-   * nothing (no elicitation), so the answer is the result alone, never a
-   * request of the server's.
+   * `server-stateless`'s no-independent-requests check: the tool asks the
+   * user's name. In 2026-07-28 the question is the call's `input_required`
+   * result, never a request of the server's on the response stream.
    */
   @Operation({
     id: 'diagnostics.streaming-elicitation',
     readOnly: true,
-    description: 'Answers at once; the server sends the client no request.',
+    input: null,
+    description: "Asks the user's name, then greets them.",
+    elicits: [NameForm],
   })
-  streamingElicitation(): { asked: number } {
-    return { asked: 0 };
+  async streamingElicitation(
+    _input: unknown,
+    context: InvocationContext,
+  ): Promise<{ greeted: string | null }> {
+    const answer = await context.elicit(NameForm, 'What is your name?', {
+      key: 'user_name',
+    });
+    return { greeted: answer.action === 'accept' ? answer.content.name : null };
   }
 
   /** `json-schema-2020-12`: the input schema keeps the 2020-12 keywords. */

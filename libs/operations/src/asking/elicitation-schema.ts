@@ -26,8 +26,10 @@ const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
  * The `requestedSchema` of an elicitation for a DTO whose JSON Schema is
  * `schema`: a flat object of strings, numbers, integers, booleans, enums
  * (single or multi-select, titled or not) with their defaults, as MCP
- * allows, each property keeping only the keywords MCP defines. Throws a
- * message naming the first property that cannot be asked so.
+ * allows, each property keeping only the keywords MCP defines. Titles
+ * given with `@JSONSchema` (`oneOf`, `items.anyOf`) replace the `enum` of
+ * `@IsIn`, as MCP's titled enums have none. Throws a message naming the
+ * first property that cannot be asked so.
  */
 export function elicitationSchemaOf(schema: JsonSchema): JsonSchema {
   const root = schema as Record<string, unknown>;
@@ -77,7 +79,22 @@ function propertySchema(name: string, value: unknown): JsonSchema {
       kept[keyword] = value[keyword];
     }
   }
+  if (type === 'string' && Array.isArray(kept.oneOf)) {
+    // A titled single-select: `@IsIn`'s enum gives way to the titles.
+    delete kept.enum;
+    delete kept.enumNames;
+  }
+  if (type === 'array') {
+    kept.items = enumItems(value.items as Record<string, unknown>);
+  }
   return kept as JsonSchema;
+}
+
+/** A multi-select's items as MCP has them: titled (`anyOf`) or a typed `enum`. */
+function enumItems(items: Record<string, unknown>): Record<string, unknown> {
+  return Array.isArray(items.anyOf)
+    ? { anyOf: items.anyOf }
+    : { type: 'string', enum: items.enum };
 }
 
 /** The property's type; an enum of strings with no type is a string. */
@@ -99,14 +116,14 @@ function isEnumItems(items: unknown): boolean {
   if (!isRecord(items)) {
     return false;
   }
-  if (Array.isArray(items.enum)) {
-    return items.enum.every((each) => typeof each === 'string');
+  if (Array.isArray(items.anyOf)) {
+    return items.anyOf.every(
+      (each) => isRecord(each) && typeof each.const === 'string',
+    );
   }
   return (
-    Array.isArray(items.anyOf) &&
-    items.anyOf.every(
-      (each) => isRecord(each) && typeof each.const === 'string',
-    )
+    Array.isArray(items.enum) &&
+    items.enum.every((each) => typeof each === 'string')
   );
 }
 
