@@ -178,4 +178,28 @@ describe('asking the user mid-call', () => {
       expect(textOf(result)).toMatch(/^VALIDATION_INVALID_001: .*slot/);
     });
   });
+
+  it('SDK v1: sends the user to a page (URL mode) and gives back the action', async () => {
+    const asked: Asked[] = [];
+    const client = new ClientV1(CLIENT_INFO, {
+      capabilities: { elicitation: { url: {} } },
+    });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params as unknown as Asked);
+      return { action: 'accept' };
+    });
+    await client.connect(new HttpV1(new URL('/mcp', app.running.baseUrl)));
+    const result = await client.callTool({
+      name: 'items_pay',
+      arguments: { id: 5 },
+    });
+    await client.close();
+    expect(result.structuredContent).toEqual({ id: 5, action: 'accept' });
+    expect(asked[0]).toMatchObject({
+      mode: 'url',
+      url: 'https://pay.example.com/items/5',
+      message: 'Pay for item 5 on our page.',
+      elicitationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+  });
 });

@@ -162,6 +162,27 @@ describe('requestState, sealed and bound', () => {
     });
   });
 
+  it('asks for a page only a client that declared URL mode, else fails the call', async () => {
+    const pay = (capabilities: object) =>
+      mcpHttp(app.running.baseUrl).post(
+        modernRequest(
+          ++id,
+          'tools/call',
+          { name: 'items_pay', arguments: { id: 1 } },
+          { ...MODERN_META, [CAPABILITIES_KEY]: capabilities },
+        ),
+        ALICE,
+        { modern: true },
+      );
+    const asked = (await pay({ elicitation: { url: {} } })).json<Answer>();
+    expect(asked.result?.inputRequests?.['elicitation-1']).toMatchObject({
+      method: 'elicitation/create',
+      params: { mode: 'url', url: 'https://pay.example.com/items/1' },
+    });
+    const formsOnly = (await pay({ elicitation: {} })).json<Answer>();
+    expect(JSON.stringify(formsOnly.result)).toMatch(/BUSINESS_CLIENT_001: /);
+  });
+
   it('refuses a confirmation the client cannot ask, deleting nothing', async () => {
     const { body } = await callDelete(
       app.running.baseUrl,
