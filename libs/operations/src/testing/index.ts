@@ -7,6 +7,9 @@
  */
 
 export { OperationTestClient } from './operation-test-client.js';
-export type { OperationTestOptions } from './operation-test-client.js';
+export type {
+  OperationTestOptions,
+  TestQuestion,
+} from './operation-test-client.js';
 export type { TestHeaders } from './test-headers.js';
 export { createTestApplication } from './test-application.js';

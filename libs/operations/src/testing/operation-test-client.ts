@@ -3,6 +3,8 @@ import type { Carrier } from '../interfaces/operation-contract.js';
 import type { InvocationResult } from '../invocation/call/invocation-options.interface.js';
 import { OperationInvoker } from '../operation.invoker.js';
 import { OperationRegistry } from '../operation.registry.js';
+import type { CallAsker } from '../asking/client-questions.js';
+import { OperationException } from '../errors/operation.exception.js';
 import { carrierHeaders, type TestHeaders } from './test-headers.js';
 
 /**
@@ -19,6 +21,29 @@ export interface OperationTestOptions {
   readonly target?: string;
   /** Per-call limit in milliseconds. Default: the app's (McpModule's `timeout`), else none. */
   readonly timeout?: number;
+  /**
+   * What the client answers the call's questions (`context.elicit()`,
+   * `sample()`, `roots()`, a confirmation), as MCP results: by question
+   * key (`{ confirm: { action: 'accept' } }`), or a function of the
+   * question. Default: none, as a client that cannot be asked.
+   */
+  readonly answers?:
+    Readonly<Record<string, unknown>> | ((question: TestQuestion) => unknown);
+}
+
+/**
+ * A question a call puts to its client, as `OperationTestOptions.answers`
+ * sees it: its key, MCP method and params.
+ *
+ * @publicApi
+ */
+export interface TestQuestion {
+  /** The question's key (`confirm`, `elicitation-1`, or the one the method gave). */
+  readonly key: string;
+  /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+  readonly method: string;
+  /** What MCP sends with it (`message` and `requestedSchema` of a form). */
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -78,13 +103,18 @@ export class OperationTestClient {
     options: OperationTestOptions = {},
   ): Promise<InvocationResult> {
     this.assertInitialised();
-    return this.provider(OperationInvoker).invoke(operationId, {
-      carrier: options.carrier ?? this.defaults.carrier ?? 'mcp',
-      target: options.target ?? this.defaults.target ?? operationId,
-      headers: carrierHeaders(this.defaults.headers, options.headers),
-      input,
-      timeout: options.timeout ?? this.defaults.timeout,
-    });
+    const answers = options.answers ?? this.defaults.answers;
+    return this.provider(OperationInvoker).invoke(
+      operationId,
+      {
+        carrier: options.carrier ?? this.defaults.carrier ?? 'mcp',
+        target: options.target ?? this.defaults.target ?? operationId,
+        headers: carrierHeaders(this.defaults.headers, options.headers),
+        input,
+        timeout: options.timeout ?? this.defaults.timeout,
+      },
+      answers === undefined ? undefined : { asker: answering(answers) },
+    );
   }
 
   private assertInitialised(): void {
@@ -107,4 +137,25 @@ export class OperationTestClient {
       );
     }
   }
+}
+
+/** The asker of a test call: `answers`, by key or as a function. */
+function answering(
+  answers: NonNullable<OperationTestOptions['answers']>,
+): CallAsker {
+  return {
+    can: () => true,
+    ask: async ({ key, method, params }) => {
+      if (typeof answers === 'function') {
+        return answers({ key, method, params });
+      }
+      if (!Object.hasOwn(answers, key)) {
+        throw new OperationException('BUSINESS_CLIENT_002', {
+          question: key,
+          detail: 'the test gives no answer to it',
+        });
+      }
+      return answers[key];
+    },
+  };
 }
