@@ -3,6 +3,8 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { CLIENT_INFO, ClientV1, ClientV2 } from '../support/mcp-clients';
 import { useAskingApp } from '../support/asking-app';
+import { AUDIT } from '../fixtures/asking-fixtures';
+import { mcpHttp } from '../support/mcp-http';
 
 /**
  * A confirmation and a form asked in the middle of a call, answered by the
@@ -201,5 +203,37 @@ describe('asking the user mid-call', () => {
       message: 'Pay for item 5 on our page.',
       elicitationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
+  });
+
+  it('marks a confirmed tool in tools/list, and no other', async () => {
+    const { tools } = await mcpHttp(app.running.baseUrl).result<{
+      tools: { name: string; _meta?: object }[];
+    }>('tools/list');
+    expect(
+      Object.fromEntries(tools.map((tool) => [tool.name, tool._meta])),
+    ).toEqual({
+      items_delete: { 'nestops/confirmation': 'required' },
+      items_schedule: undefined,
+      items_describe: undefined,
+      items_pay: undefined,
+      items_roots: undefined,
+    });
+  });
+
+  it('records in the audit trail that the user confirmed, and not a declined call', async () => {
+    AUDIT.length = 0;
+    for (const action of ['accept', 'decline'] as const) {
+      const client = v1Client(() => ({ action }), []);
+      await client.connect(new HttpV1(new URL('/mcp', app.running.baseUrl)));
+      await client.callTool({ name: 'items_delete', arguments: { id: 8 } });
+      await client.close();
+    }
+    const calls = AUDIT.filter((event) => event.tool === 'items_delete');
+    expect(
+      calls.map(({ outcome, confirmed }) => ({ outcome, confirmed })),
+    ).toEqual([
+      { outcome: 'ok', confirmed: true },
+      { outcome: 'BUSINESS_DECLINED_001', confirmed: undefined },
+    ]);
   });
 });
