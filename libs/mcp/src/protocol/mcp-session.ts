@@ -89,3 +89,15 @@ export class McpSession implements CallSession {
     }
   }
 }
+
+/** The capabilities an `initialize`'s `params` declare (none: `{}`), for what the server may ask. */
+export function declaredCapabilities(
+  params: Readonly<Record<string, unknown>> | undefined,
+): Readonly<Record<string, unknown>> {
+  const capabilities = params?.capabilities;
+  return typeof capabilities === 'object' &&
+    capabilities !== null &&
+    !Array.isArray(capabilities)
+    ? (capabilities as Record<string, unknown>)
+    : {};
+}

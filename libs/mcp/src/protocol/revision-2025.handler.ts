@@ -8,6 +8,7 @@ import { McpTools } from './mcp-tools.js';
 import { McpPrompts } from './mcp-prompts.js';
 import { McpCompletions } from './mcp-completions.js';
 import { McpResources, RESOURCE_METHODS } from './mcp-resources.js';
+import { declaredCapabilities } from './mcp-session.js';
 
 /**
  * A 2025 request (`initialize`, `ping`, `tools/list`, `tools/call`,
@@ -38,13 +39,7 @@ export class Revision2025Handler {
           request.params.protocolVersion,
         );
         call.session.protocolVersion = result.protocolVersion;
-        const { capabilities } = request.params;
-        call.session.clientCapabilities =
-          typeof capabilities === 'object' &&
-          capabilities !== null &&
-          !Array.isArray(capabilities)
-            ? (capabilities as Record<string, unknown>)
-            : {};
+        call.session.clientCapabilities = declaredCapabilities(request.params);
         return result;
       }
       case 'ping':

@@ -21,6 +21,12 @@ class StartOperations {
     context.log('debug', 'a debug note');
     return { noted: true };
   }
+
+  /** Confirmed by the user first: asked only of a client that declared elicitation. */
+  @Operation({ input: null, id: 'start.reset', confirm: true })
+  reset(): { reset: true } {
+    return { reset: true };
+  }
 }
 
 @Module({
@@ -31,6 +37,7 @@ class StartOperations {
       instructions: 'Greets before it loads',
       cacheTtl: 5000,
       maxBodySize: 3 * 1024 * 1024,
+      asking: { stateKeys: ['start-spec-state-key-0123456789abcdef'] },
     }),
   ],
   providers: [StartOperations],
@@ -226,7 +233,7 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
       (JSON.parse(session.line(5)).result.tools as { name: string }[]).map(
         (tool) => tool.name,
       ),
-    ).toEqual(['start_note']);
+    ).toEqual(['start_note', 'start_reset']);
     expect(JSON.parse(session.line(7)).result.structuredContent).toEqual({
       noted: true,
     });
@@ -242,6 +249,45 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
     expect(messages[note].params.data).toBe('a debug note');
     expect(note).toBeLessThan(messages.findIndex((m) => m.id === 7));
   });
+
+  it.each([
+    [{}, 'SECURITY_CONFIRMATION_001', []],
+    [{ elicitation: {} }, undefined, ['elicitation/create']],
+  ])(
+    'keeps what the early initialize declared (%o): what the server may ask',
+    async (capabilities, code, asked) => {
+      const session = new StartingHarness(settings);
+      session.send(
+        { ...GREETINGS[1], params: { ...GREETINGS[1].params, capabilities } },
+        rpc(9, 'tools/call', { name: 'start_reset', arguments: {} }),
+      );
+      await session.until(1);
+      session.serve(moduleRef, settings);
+      await session.until(2);
+      const requests = session.lines
+        .map((line) => JSON.parse(line))
+        .filter((message) => typeof message.method === 'string');
+      expect(requests.map((message) => message.method)).toEqual(asked);
+      if (code !== undefined) {
+        expect(JSON.parse(session.line(9)).result.content[0].text).toMatch(
+          new RegExp(`^${code}: `),
+        );
+      } else {
+        // The user accepts: the answer is a line, and the call runs.
+        session.send({
+          jsonrpc: '2.0',
+          id: requests[0].id,
+          result: { action: 'accept' },
+        });
+        await session.until(3);
+        expect(JSON.parse(session.line(9)).result.structuredContent).toEqual({
+          reset: true,
+        });
+      }
+      session.input.end();
+      await session.done;
+    },
+  );
 
   it('takes a line longer than the default limit once the server says its own', async () => {
     const session = new StartingHarness(settings);
@@ -379,7 +425,7 @@ describe('McpStdioSession.starting (answers before the app has loaded)', () => {
       (JSON.parse(session.line(10)).result.tools as { name: string }[]).map(
         (tool) => tool.name,
       ),
-    ).toEqual(['start_note']);
+    ).toEqual(['start_note', 'start_reset']);
     expect(JSON.parse(session.line(11))).toEqual({
       jsonrpc: '2.0',
       id: 11,

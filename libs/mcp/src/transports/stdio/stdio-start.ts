@@ -7,25 +7,32 @@ import {
   type McpGreetingSettings,
 } from '../../protocol/greeting.js';
 import { classifyMessage } from '../../protocol/mcp-message.js';
-import type { McpSession } from '../../protocol/mcp-session.js';
+import {
+  declaredCapabilities,
+  type McpSession,
+} from '../../protocol/mcp-session.js';
 
 // What a stdio session answers before its server has loaded.
 
 /**
  * The answer to `message` when it is a greeting (`initialize`,
  * `server/discover`), as the server would write it; an `initialize`
- * agrees its version in `session`. Undefined for any other message.
+ * agrees its version and the client's capabilities in `session`. Undefined for any other message.
  */
 export function earlyGreeting(
   message: unknown,
   greeting: McpGreetingSettings,
   session: McpSession,
 ): JsonRpcResponse | undefined {
-  const answer = greetingAnswer(classifyMessage(message), greeting);
+  const classified = classifyMessage(message);
+  const answer = greetingAnswer(classified, greeting);
   const agreed = (answer as { result?: { protocolVersion?: string } })?.result
     ?.protocolVersion;
   if (agreed !== undefined) {
     session.protocolVersion = agreed;
+    session.clientCapabilities = declaredCapabilities(
+      classified.kind === 'request' ? classified.params : undefined,
+    );
   }
   return answer;
 }
