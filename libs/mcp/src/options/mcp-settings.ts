@@ -6,6 +6,7 @@ import type {
 } from '@nestops/operations/internal';
 import type { McpOAuthSettings } from '../auth/oauth-options.resolver.js';
 import type { McpTelemetrySettings } from '../telemetry/telemetry-options.resolver.js';
+import type { McpRedisSettings } from '../protocol/redis-answer-relay.js';
 
 /** The injection token of the resolved module options (`McpSettings`). */
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
@@ -36,6 +37,8 @@ export interface McpSettings {
   readonly toolListPerCaller: boolean;
   /** What calls leave behind: the audit sink, what spans carry. */
   readonly telemetry: McpTelemetrySettings;
+  /** Where answers to another instance's requests go; undefined: nowhere. */
+  readonly redis?: McpRedisSettings;
 }
 
 /**
