@@ -14,6 +14,8 @@ import { classifyMessage } from './mcp-message.js';
 import { McpProtocol } from './mcp-protocol.js';
 import type { McpTransport } from './mcp-transport.js';
 import { RedisAnswerRelay } from './redis-answer-relay.js';
+import { ClientAnswers } from './client-answers.js';
+import { Redis } from 'ioredis';
 
 /**
  * Answers between instances over Redis pub/sub (the `redis` option): the
@@ -154,6 +156,28 @@ describe.runIf(REDIS_URL)('two instances with the redis option', () => {
       structuredContent: { answer: { roots: 2 } },
     });
     expect(warnings.lines).toEqual([foreign]);
+  });
+
+  it('listens on one channel per instance until the app shuts down', async () => {
+    const redis = new Redis(REDIS_URL!);
+    try {
+      const listening = () => redis.pubsub('CHANNELS', `${PREFIX}*`);
+      expect(((await listening()) as string[]).sort()).toEqual(
+        instances
+          .map((ref) => `${PREFIX}${ref.get(ClientAnswers).requests.instance}`)
+          .sort(),
+      );
+      const extra = await Test.createTestingModule({
+        imports: [InstanceModule],
+      }).compile();
+      extra.useLogger(warnings);
+      await extra.init();
+      expect(await listening()).toHaveLength(3);
+      await extra.close();
+      expect(await listening()).toHaveLength(2);
+    } finally {
+      await redis.quit();
+    }
   });
 
   it('logs an answer to an instance that is gone, or to an id no instance gave', async () => {
