@@ -2,8 +2,8 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Inject, Injectable, Module, type Type } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
-import { mcpCallOf } from '@nestops/mcp/internal';
 import { type InvocationContext, Operation } from '@nestops/operations';
+import { IsBoolean } from 'class-validator';
 import { Redis } from 'ioredis';
 import { CLIENT_INFO, ClientV1 } from '../support/mcp-clients';
 import {
@@ -16,7 +16,7 @@ import { WarningLog } from '../support/warning-log';
 
 /**
  * The 2025 round trip of a request the server sends its client mid-call
- * (`elicitation/create`) on two instances of one app behind nginx
+ * (`context.elicit()`, an `elicitation/create`) on two instances of one app behind nginx
  * (round-robin): the client's answer is a POST of its own, which nginx
  * sends to the other instance; with the `redis` option that one passes it
  * on over Redis to the instance running the call. Runs when REDIS_URL is
@@ -28,29 +28,29 @@ const PREFIX = `test:mcp:answers:${process.pid}:${Date.now()}:`;
 const INSTANCE = Symbol('INSTANCE');
 const ROUND_TRIPS = 100;
 
+/** The form the call asks the user to fill in: one boolean. */
+class ConfirmDto {
+  @IsBoolean()
+  confirm!: boolean;
+}
+
 /** Asks its client to confirm, mid-call, and says which instance ran it. */
 @Injectable()
 class Confirmations {
   constructor(@Inject(INSTANCE) private readonly instance: string) {}
 
-  @Operation({ id: 'deletion.confirm', readOnly: true, input: null })
+  @Operation({
+    id: 'deletion.confirm',
+    readOnly: true,
+    input: null,
+    elicits: [ConfirmDto],
+  })
   async confirm(_input: unknown, context: InvocationContext) {
-    const answer = (await mcpCallOf(context)!.sendRequest(
-      'elicitation/create',
-      {
-        mode: 'form',
-        message: 'Delete the order?',
-        requestedSchema: {
-          type: 'object',
-          properties: { confirm: { type: 'boolean' } },
-          required: ['confirm'],
-        },
-      },
-    )) as { action: string; content?: { confirm?: boolean } };
+    const answer = await context.elicit(ConfirmDto, 'Delete the order?');
     return {
       instance: this.instance,
       action: answer.action,
-      confirmed: answer.content?.confirm === true,
+      confirmed: answer.action === 'accept' && answer.content.confirm,
     };
   }
 }
@@ -61,6 +61,8 @@ function instanceModule(name: string): Type {
       McpModule.forRoot({
         serverName: 'answers-across',
         redis: { url: REDIS_URL!, channelPrefix: PREFIX },
+        // 2026-07-28's sealed round trips; this file's calls are 2025.
+        asking: { stateKeys: ['answers-across-instances-0123456789abcdef'] },
       }),
     ],
     providers: [Confirmations, { provide: INSTANCE, useValue: name }],

@@ -16,6 +16,7 @@ export type {
   McpTelemetryOptions,
 } from './interfaces/mcp-telemetry-options.interface.js';
 export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.js';
+export type { McpAskingOptions } from './interfaces/mcp-asking-options.interface.js';
 export type {
   McpReadContents,
   McpResource,

@@ -29,6 +29,8 @@ import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { McpGreeting } from './protocol/mcp-greeting.js';
 import { Revision2025Handler } from './protocol/revision-2025.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
+import { McpAsking } from './asking/mcp-asking.js';
+import { McpCallInvoker } from './protocol/call-invocation.js';
 import { McpPrompts } from './protocol/mcp-prompts.js';
 import { McpCompletions } from './protocol/mcp-completions.js';
 import { McpPromptCatalogue } from './prompts/mcp-prompt.catalogue.js';
@@ -69,6 +71,8 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
         inputLimits: settings.inputLimits,
         permissionsOf: settings.permissionsOf,
         tenantOf: settings.tenantOf,
+        confirm: settings.asking.confirm,
+        runUnconfirmed: settings.asking.runUnconfirmed,
       }),
       inject: [MCP_SETTINGS],
     },
@@ -82,6 +86,8 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
     ClientAnswers,
     McpToolCatalogue,
     McpAnswerWriter,
+    McpAsking,
+    McpCallInvoker,
     McpTools,
     McpPromptCatalogue,
     McpPrompts,

@@ -33,6 +33,10 @@ export interface CallableOptions {
   readonly input?: Type<unknown> | null;
   /** Carriers it runs on. Default: all. */
   readonly expose?: readonly Carrier[];
+  /** The forms it asks the user to fill in, as `@Operation({ elicits })`. */
+  readonly elicits?: OperationOptions['elicits'];
+  /** What the client must be able to answer, as `@Operation({ requires })`. */
+  readonly requires?: OperationOptions['requires'];
   /**
    * Another callable whose permissions and policy it runs with, instead of
    * its own (a completer runs with those of what it completes); startup

@@ -29,6 +29,16 @@ export {
 } from './invocation/context/get-invocation-context.js';
 export type { InvocationContext } from './interfaces/operation-contract.js';
 export type { InvocationResult } from './invocation/call/invocation-options.interface.js';
+export type { OperationAsks } from './interfaces/operation-contract.js';
+export type {
+  AskOptions,
+  ClientCapability,
+  ClientRoot,
+  Elicited,
+  SampledMessage,
+  SamplingMessage,
+  SamplingRequest,
+} from './asking/client-questions.js';
 
 // Errors
 export { OPERATION_ERRORS } from './errors/error-codes.js';

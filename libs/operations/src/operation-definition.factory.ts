@@ -21,6 +21,7 @@ import { resultSerializerOf } from './invocation/output/output-contract.js';
 import { OPERATION_KIND } from './callable.js';
 import { parseOperationId } from './operation-id.js';
 import { operationResource } from './operation-resource.js';
+import { operationAsks } from './asking/operation-asks.js';
 import { statedSemantics } from './operation-semantics.js';
 import { ALL_CARRIERS } from './operations.constants.js';
 import type { OperationSchemaFactory } from './schema/operation-schema.factory.js';
@@ -222,6 +223,12 @@ export function createOperationDefinition(
     inputSchema,
     invalid,
   );
+  const asks = operationAsks(
+    options,
+    schemas,
+    `Operation '${options.id}' (${source})`,
+    invalid,
+  );
   const definition: OperationDefinition = Object.freeze({
     id: options.id,
     resource: parsed.resource,
@@ -236,6 +243,7 @@ export function createOperationDefinition(
     stability,
     semantics,
     ...(asResource ? { asResource } : {}),
+    ...(asks ? { asks } : {}),
     input,
     output,
     inputSchema,

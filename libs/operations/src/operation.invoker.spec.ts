@@ -509,7 +509,7 @@ describe('InvocationDefaults no call could run with', () => {
     [{ permissionsOf: ['orders.read'] }, 'permissionsOf must be a function'],
     [
       null,
-      'they must be an object ({ timeout?, inputLimits?, permissionsOf?, tenantOf? })',
+      'they must be an object ({ timeout?, inputLimits?, permissionsOf?, tenantOf?, confirm?, runUnconfirmed? })',
     ],
   ])('stop the app at startup: %o', async (defaults, problem) => {
     await expect(

@@ -30,6 +30,7 @@ import {
 } from './invocation/context/current-call.js';
 import { createInvocationContext } from './invocation/context/invocation-context.factory.js';
 import { OperationMessages } from './i18n/operation-messages.js';
+import { confirmationOf } from './asking/confirmation.js';
 import { operationGuards } from './invocation/pipeline/operation-guards.js';
 import type {
   InvocationOptions,
@@ -135,12 +136,14 @@ export class OperationInvoker implements OnApplicationBootstrap {
     const operationId = id;
     const operation = this.callable(kind, id, options.carrier);
     const defaults = this.defaults();
+    const locale = this.messages.callerLocale(options.headers, options.locale);
     const call = planCall(
       operation.definition,
       options,
       defaults,
-      this.messages.callerLocale(options.headers, options.locale),
+      locale,
       hooks,
+      confirmationOf(operation.definition, defaults, this.messages, locale),
     );
     const observe = hooks?.observe;
     const seen: SeenCall | undefined = observe ? {} : undefined;

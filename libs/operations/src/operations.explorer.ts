@@ -174,6 +174,8 @@ function operationOptionsOf(callable: CallableOptions): OperationOptions {
     input,
     expose,
     readOnly: true,
+    ...(callable.elicits ? { elicits: callable.elicits } : {}),
+    ...(callable.requires ? { requires: callable.requires } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
+import type { McpAskingOptions } from './mcp-asking-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -136,4 +137,10 @@ export interface McpModuleOptions {
    * settled only by the instance it reaches).
    */
   redis?: string | { readonly url: string; readonly channelPrefix?: string };
+  /**
+   * What calls may ask their client mid-call (the user's confirmation, a
+   * form, the client's model, its roots): the keys that seal a 2026-07-28
+   * question's `requestState`, its expiry, and which operations confirm.
+   */
+  asking?: McpAskingOptions;
 }

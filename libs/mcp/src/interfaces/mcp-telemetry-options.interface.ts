@@ -75,6 +75,8 @@ export interface McpAuditEvent {
    * refused as a protocol error (`-32602`).
    */
   readonly outcome: string;
+  /** True when the user confirmed the call before it ran (`@Operation({ confirm })`). */
+  readonly confirmed?: true;
   /** From the call coming in to its answer, in milliseconds. */
   readonly durationMs: number;
   /** The call's correlation id, as its logs and failures name it. */

@@ -45,6 +45,8 @@ export type JsonRpcResponse =
           readonly fields?: readonly string[];
           /** The URI a `resources/read` named (its errors only). */
           readonly uri?: string;
+          /** What the client must declare for the request (`-32021` only). */
+          readonly requiredCapabilities?: Readonly<Record<string, object>>;
         };
       };
     };
@@ -67,5 +69,7 @@ export const JSON_RPC_SERVER_ERROR = -32000;
 export const MCP_RESOURCE_NOT_FOUND = -32002;
 /** MCP 2026-07-28: the HTTP headers disagree with the body, or one is missing. */
 export const MCP_HEADER_MISMATCH = -32020;
+/** MCP 2026-07-28: the request needs a client capability its `clientCapabilities` do not declare. */
+export const MCP_MISSING_CLIENT_CAPABILITY = -32021;
 /** MCP 2026-07-28: the request's protocol version is not spoken here. */
 export const MCP_UNSUPPORTED_PROTOCOL_VERSION = -32022;

@@ -8,6 +8,7 @@ import {
   JsonRpcId,
   JsonRpcResponse,
   MCP_HEADER_MISMATCH,
+  MCP_MISSING_CLIENT_CAPABILITY,
   MCP_RESOURCE_NOT_FOUND,
   MCP_UNSUPPORTED_PROTOCOL_VERSION,
 } from './json-rpc.types.js';
@@ -18,6 +19,10 @@ export const INVALID_REQUEST_META = 'PROTOCOLS_VALIDATION_005';
 export const RESOURCE_NOT_FOUND = 'PROTOCOLS_NOTFOUND_003';
 /** The catalogue code of a 2026 request whose HTTP headers disagree with its body. */
 export const HEADER_MISMATCH = 'PROTOCOLS_VALIDATION_006';
+/** The catalogue code of a 2026 retry whose `requestState` cannot be used. */
+export const INVALID_REQUEST_STATE = 'PROTOCOLS_VALIDATION_012';
+/** The catalogue code of a 2026 request that needs a client capability not declared. */
+export const MISSING_CLIENT_CAPABILITY = 'PROTOCOLS_VALIDATION_013';
 
 /**
  * A malformed MCP request: a JSON-RPC error with the catalogue code in
@@ -146,6 +151,27 @@ export class McpProtocolError extends Error {
       'PROTOCOLS_VALIDATION_002',
       `Unsupported protocol version ${JSON.stringify(requested)}: ${reason}.`,
       { supported, requested },
+    );
+  }
+
+  /** @internal A 2026 retry whose `requestState` cannot be used, and why. */
+  static invalidRequestState(reason: string): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      INVALID_REQUEST_STATE,
+      `Invalid params: requestState ${reason}.`,
+    );
+  }
+
+  /** @internal A 2026 request for an operation that needs what the client did not declare. */
+  static missingClientCapability(
+    missing: Readonly<Record<string, object>>,
+  ): McpProtocolError {
+    return new McpProtocolError(
+      MCP_MISSING_CLIENT_CAPABILITY,
+      MISSING_CLIENT_CAPABILITY,
+      `Missing required client capability: ${Object.keys(missing).join(', ')}.`,
+      { requiredCapabilities: missing },
     );
   }
 

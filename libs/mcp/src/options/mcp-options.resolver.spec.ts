@@ -51,6 +51,7 @@ describe('resolveMcpOptions', () => {
           recordPrincipal: false,
           principalId: defaultPrincipalId,
         },
+        asking: { stateKeys: [], stateTtl: 600_000, runUnconfirmed: false },
       });
     });
 
@@ -115,6 +116,12 @@ describe('resolveMcpOptions', () => {
           recordPrincipal: true,
           principalId,
         },
+        asking: {
+          stateKeys: ['k'.repeat(32)],
+          stateTtl: 60_000,
+          confirm: 'destructive',
+          runUnconfirmed: true,
+        },
       });
 
       expect(settings).toEqual({
@@ -134,6 +141,12 @@ describe('resolveMcpOptions', () => {
           auditArguments: true,
           recordPrincipal: true,
           principalId,
+        },
+        asking: {
+          stateKeys: ['k'.repeat(32)],
+          stateTtl: 60_000,
+          confirm: 'destructive',
+          runUnconfirmed: true,
         },
       });
       expect(

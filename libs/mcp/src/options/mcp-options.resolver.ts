@@ -1,4 +1,5 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import { resolveAskingOptions } from '../asking/asking-options.resolver.js';
 import { INPUT_LIMITS } from '@nestops/operations/internal';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpServerDefaults, McpSettings } from './mcp-settings.js';
@@ -144,6 +145,7 @@ export function resolveMcpOptions(
   }
   const telemetry = resolveTelemetryOptions(options.telemetry, problems);
   const redis = resolveRedisOptions(options.redis, problems);
+  const asking = resolveAskingOptions(options.asking, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -163,6 +165,7 @@ export function resolveMcpOptions(
     toolListPerCaller: perCaller === true,
     telemetry,
     redis,
+    asking,
   });
 }
 

@@ -1,4 +1,5 @@
-import type { InvocationContext } from '@nestops/operations';
+import type { Type } from '@nestjs/common';
+import type { ClientCapability, InvocationContext } from '@nestops/operations';
 import { Callable } from '@nestops/operations/internal';
 import { PROMPT_KIND } from './prompt.constants.js';
 
@@ -27,6 +28,10 @@ export interface PromptOptions {
   permission?: string | readonly string[];
   /** The app's own check after the permissions, as for an operation. */
   policy?: (context: InvocationContext) => boolean | Promise<boolean>;
+  /** The forms it asks the user to fill in with `context.elicit()`, as for an operation. */
+  elicits?: readonly Type<unknown>[];
+  /** What the client must be able to answer for it to run, as for an operation. */
+  requires?: readonly ClientCapability[];
 }
 
 /**
@@ -52,5 +57,7 @@ export const Prompt = (options: PromptOptions): MethodDecorator =>
     description: options.description,
     permission: options.permission,
     policy: options.policy,
+    elicits: options.elicits,
+    requires: options.requires,
     expose: ['mcp'],
   });

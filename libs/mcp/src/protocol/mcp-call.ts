@@ -18,6 +18,8 @@ export interface CallSession {
   protocolVersion: string | undefined;
   /** The client's `logging/setLevel`. */
   readonly logging: CallerLogging;
+  /** What the client's `initialize` declared it can answer; undefined: not known here. */
+  clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   /** Sends the client a request for `owner` (see `ServerRequests.send`). */
   sendRequest(
     owner: object,

@@ -1,10 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { OperationDefinition } from '@nestops/operations';
-import {
-  ContractError,
-  OperationInvoker,
-  OperationRegistry,
-} from '@nestops/operations/internal';
+import { ContractError, OperationRegistry } from '@nestops/operations/internal';
 import { isRecord } from '../json-rpc/json-rpc-envelope.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { closedSetOf, startingWith } from '../completions/closed-set.js';
@@ -24,7 +20,7 @@ import {
   unknownCompletedArgumentMessage,
 } from '../prompts/prompt.messages.js';
 import { McpAnswerWriter } from './answer.writer.js';
-import { invokeForCall } from './call-invocation.js';
+import { McpCallInvoker } from './call-invocation.js';
 import type { McpCall } from './mcp-call.js';
 
 /** What an argument of a prompt or resource template completes from. */
@@ -51,7 +47,7 @@ export class McpCompletions implements OnApplicationBootstrap {
   constructor(
     private readonly registry: OperationRegistry,
     private readonly prompts: McpPromptCatalogue,
-    private readonly invoker: OperationInvoker,
+    private readonly calls: McpCallInvoker,
     private readonly writer: McpAnswerWriter,
   ) {}
 
@@ -152,26 +148,20 @@ export class McpCompletions implements OnApplicationBootstrap {
     notFound: () => McpProtocolError,
   ): Promise<readonly string[]> {
     const id = completerId(target.id, argument);
-    if (!this.registry.callable(COMPLETER_KIND, id)) {
+    const completer = this.registry.callable(COMPLETER_KIND, id);
+    if (!completer) {
       const closed = closedSetOf(
         target.definition.inputSchema?.properties?.[argument],
       );
       return closed ? startingWith(closed, value) : [];
     }
-    const result = await invokeForCall(
-      this.invoker,
-      call,
-      id,
-      target.id,
-      {
-        argument,
-        value,
-        arguments: Object.fromEntries(
-          Object.entries(given).filter(([, v]) => typeof v === 'string'),
-        ),
-      },
-      COMPLETER_KIND,
-    );
+    const result = await this.calls.complete(call, completer, target.id, {
+      argument,
+      value,
+      arguments: Object.fromEntries(
+        Object.entries(given).filter(([, v]) => typeof v === 'string'),
+      ),
+    });
     if (!result.ok) {
       throw callFailureError(result.failure, result.text, notFound);
     }

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { InvocationResult } from '@nestops/operations';
-import {
-  OperationInvoker,
-  OperationMessages,
-} from '@nestops/operations/internal';
+import { OperationMessages } from '@nestops/operations/internal';
+import { InputRequired } from '../asking/mcp-asking.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { McpPromptCatalogue } from '../prompts/mcp-prompt.catalogue.js';
@@ -16,7 +14,7 @@ import {
 import type { PromptMessage } from '../prompts/prompt-messages.js';
 import { RawJson } from './answer-text.js';
 import { McpAnswerWriter } from './answer.writer.js';
-import { invokeForCall } from './call-invocation.js';
+import { McpCallInvoker } from './call-invocation.js';
 import type { McpCall } from './mcp-call.js';
 
 /**
@@ -32,7 +30,7 @@ export class McpPrompts {
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly catalogue: McpPromptCatalogue,
-    private readonly invoker: OperationInvoker,
+    private readonly calls: McpCallInvoker,
     private readonly messages: OperationMessages,
     private readonly writer: McpAnswerWriter,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
@@ -81,7 +79,8 @@ export class McpPrompts {
     if (typeof name !== 'string') {
       throw invalidParams('prompts/get needs a string "name"');
     }
-    if (!this.catalogue.find(name)) {
+    const definition = this.catalogue.find(name);
+    if (!definition) {
       throw unknownPrompt(name);
     }
     const input = params.arguments ?? {};
@@ -93,14 +92,16 @@ export class McpPrompts {
     ) {
       throw invalidParams('"arguments" must be an object of strings');
     }
-    const result = await invokeForCall(
-      this.invoker,
+    const result = await this.calls.invoke(
       call,
-      name,
+      definition,
       name,
       input,
       PROMPT_KIND,
     );
+    if (result instanceof InputRequired) {
+      return result.result;
+    }
     const answer = promptResult(result, name);
     return revision === '2025' ? answer : this.writer.modern(answer);
   }

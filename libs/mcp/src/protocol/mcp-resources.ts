@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  OperationInvoker,
-  OperationMessages,
-} from '@nestops/operations/internal';
+import { OperationMessages } from '@nestops/operations/internal';
+import { InputRequired } from '../asking/mcp-asking.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { McpResourceCatalogue } from '../resources/mcp-resource.catalogue.js';
@@ -13,7 +11,7 @@ import {
 import { inputOfVariables } from '../resources/resource-uri.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
 import { McpAnswerWriter } from './answer.writer.js';
-import { invokeForCall } from './call-invocation.js';
+import { McpCallInvoker } from './call-invocation.js';
 import type { McpCall } from './mcp-call.js';
 
 /** The resource methods both revisions have (subscriptions are not among them). */
@@ -35,7 +33,7 @@ export class McpResources {
   constructor(
     private readonly catalogue: McpResourceCatalogue,
     private readonly tools: McpToolCatalogue,
-    private readonly invoker: OperationInvoker,
+    private readonly calls: McpCallInvoker,
     private readonly messages: OperationMessages,
     private readonly writer: McpAnswerWriter,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
@@ -92,13 +90,10 @@ export class McpResources {
       throw McpProtocolError.resourceNotFound(uri, revision);
     }
     const { operation } = match.entry;
-    const result = await invokeForCall(
-      this.invoker,
-      call,
-      operation.id,
-      uri,
-      input,
-    );
+    const result = await this.calls.invoke(call, operation, uri, input);
+    if (result instanceof InputRequired) {
+      return result.result;
+    }
     if (!result.ok) {
       throw UNREADABLE_FAILURES.has(result.failure.code)
         ? McpProtocolError.resourceNotFound(uri, revision)

@@ -16,6 +16,8 @@ import { type AnswerOutcome, ServerRequests } from './server-requests.js';
 export class McpSession implements CallSession {
   /** The version an answered `initialize` agreed; undefined before. */
   protocolVersion: string | undefined;
+  /** What the client's `initialize` declared it can answer; undefined before. */
+  clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   private readonly calls = new Map<JsonRpcId, McpCall>();
 
   constructor(

@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  OperationInvoker,
-  OperationMessages,
-} from '@nestops/operations/internal';
+import { OperationMessages } from '@nestops/operations/internal';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { McpToolCatalogue } from '../tools/mcp-tool.catalogue.js';
-import { invokeForCall } from './call-invocation.js';
+import { McpCallInvoker } from './call-invocation.js';
+import { InputRequired } from '../asking/mcp-asking.js';
 import type { RawJson } from './answer-text.js';
 import { McpAnswerWriter } from './answer.writer.js';
 
@@ -20,7 +18,7 @@ export class McpTools {
   /** @internal Made by Nest's injector. */
   constructor(
     private readonly catalogue: McpToolCatalogue,
-    private readonly invoker: OperationInvoker,
+    private readonly calls: McpCallInvoker,
     private readonly messages: OperationMessages,
     private readonly writer: McpAnswerWriter,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
@@ -73,13 +71,9 @@ export class McpTools {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }
-    const result = await invokeForCall(
-      this.invoker,
-      call,
-      entry.operation.id,
-      name,
-      input,
-    );
-    return this.writer.toolResult(result, revision);
+    const result = await this.calls.invoke(call, entry.operation, name, input);
+    return result instanceof InputRequired
+      ? result.result
+      : this.writer.toolResult(result, revision);
   }
 }

@@ -38,6 +38,13 @@ export class Revision2025Handler {
           request.params.protocolVersion,
         );
         call.session.protocolVersion = result.protocolVersion;
+        const { capabilities } = request.params;
+        call.session.clientCapabilities =
+          typeof capabilities === 'object' &&
+          capabilities !== null &&
+          !Array.isArray(capabilities)
+            ? (capabilities as Record<string, unknown>)
+            : {};
         return result;
       }
       case 'ping':

@@ -228,6 +228,7 @@ export class RequestTelemetry {
         ? { prompt: typeof params.name === 'string' ? params.name : null }
         : {}),
       outcome,
+      ...(this.record?.confirmed ? { confirmed: true } : {}),
       durationMs: Math.round(seconds * 1e6) / 1e3,
       correlationId: this.record?.correlationId ?? correlationIdOf(headers),
       transport: this.call.transport.kind === 'stdio' ? 'stdio' : 'http',

@@ -12,6 +12,7 @@ import {
   OperationTexts,
   operationTextKeys,
   heldPermissions,
+  confirmsEachCall,
 } from '@nestops/operations/internal';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
@@ -113,6 +114,7 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
               operation,
               this.texts.of(operation, locale),
               paramHeaders,
+              confirmsEachCall(operation, this.settings.asking.confirm),
             ),
         ),
       );

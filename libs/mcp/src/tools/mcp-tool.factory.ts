@@ -6,6 +6,11 @@ import {
   withParamHeaders,
 } from '../headers/param-headers.js';
 
+/** A tool's `_meta` when each call asks the user to confirm it first. */
+export const CONFIRMATION_META = Object.freeze({
+  'nestops/confirmation': 'required',
+});
+
 /** An operation without input takes no arguments: any property is rejected. */
 const NO_INPUT: JsonSchema = Object.freeze({
   type: 'object',
@@ -30,6 +35,7 @@ export function createTool(
   operation: OperationDefinition,
   texts: LocalizedOperation = operation,
   paramHeaders: readonly ParamHeader[] = [],
+  confirmed = false,
 ): McpTool {
   const { input, semantics } = operation;
   const { inputSchema, outputSchema } = texts;
@@ -54,5 +60,6 @@ export function createTool(
         ? {}
         : { openWorldHint: semantics.openWorld }),
     }),
+    ...(confirmed ? { _meta: CONFIRMATION_META } : {}),
   });
 }

@@ -23,6 +23,8 @@ export interface McpTool {
     /** The tool reaches an open world outside the app; only when `openWorld` states it. */
     readonly openWorldHint?: boolean;
   };
+  /** `{ "nestops/confirmation": "required" }` when each call asks the user to confirm it first. */
+  readonly _meta?: Readonly<Record<string, unknown>>;
 }
 
 /** Behaviour hints of a tool (MCP `ToolAnnotations`). */

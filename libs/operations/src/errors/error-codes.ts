@@ -15,8 +15,17 @@ export const OPERATION_ERRORS = {
   BUSINESS_NOTFOUND_001: '{detail}',
   BUSINESS_CONFLICT_001: '{detail}',
   BUSINESS_REJECTED_001: '{detail}',
+  BUSINESS_CLIENT_001:
+    'This call asks the client for {capability}, which the client cannot answer.',
+  BUSINESS_CLIENT_002:
+    'The client gave no usable answer to {question}: {detail}',
+  BUSINESS_DECLINED_001: 'The user declined {operation}; nothing was done.',
+  BUSINESS_DECLINED_002: 'The user cancelled {operation}; nothing was done.',
+  SECURITY_CONFIRMATION_001:
+    "{operation} needs the user's confirmation, which this client cannot ask for.",
   INTERNAL_TIMEOUT_001: 'The operation did not finish within {seconds} s.',
   INTERNAL_CANCELLED_001: 'The call was cancelled.',
+  INTERNAL_INPUT_001: 'The call stopped to ask its client: {questions}.',
   INTERNAL_ERROR_001:
     'An unexpected error occurred (correlation id {correlationId}).',
   INTERNAL_ERROR_002: '{detail}',

@@ -99,8 +99,16 @@ const ZH_CN: LibraryCatalogue = {
     BUSINESS_NOTFOUND_001: '{detail}',
     BUSINESS_CONFLICT_001: '{detail}',
     BUSINESS_REJECTED_001: '{detail}',
+    BUSINESS_CLIENT_001:
+      '此调用需要客户端提供 {capability}，而客户端无法应答。',
+    BUSINESS_CLIENT_002: '客户端没有对 {question} 给出可用的答复：{detail}',
+    BUSINESS_DECLINED_001: '用户拒绝了 {operation}；未做任何更改。',
+    BUSINESS_DECLINED_002: '用户取消了 {operation}；未做任何更改。',
+    SECURITY_CONFIRMATION_001:
+      '{operation} 需要用户确认，而此客户端无法发起确认。',
     INTERNAL_TIMEOUT_001: '操作未能在 {seconds} 秒内完成。',
     INTERNAL_CANCELLED_001: '调用已取消。',
+    INTERNAL_INPUT_001: '调用已暂停，等待客户端答复：{questions}。',
     INTERNAL_ERROR_001: '发生意外错误（关联 ID {correlationId}）。',
     INTERNAL_ERROR_002: '{detail}',
     INTERNAL_UNAVAILABLE_001: '服务暂时不可用，请稍后重试。',

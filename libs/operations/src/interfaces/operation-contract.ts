@@ -3,6 +3,14 @@
 // context of one call (its policy reads it; it names its definition).
 import type { Type } from '@nestjs/common';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type {
+  ClientCapability,
+  ClientRoot,
+  Elicited,
+  AskOptions,
+  SampledMessage,
+  SamplingRequest,
+} from '../asking/client-questions.js';
 
 /**
  * What calls an operation through `OperationInvoker`: `mcp` (Model Context
@@ -92,6 +100,29 @@ export interface OperationOptions {
   input?: Type<unknown> | null;
   /** Response DTO class; its schema is published as the output schema. */
   output?: Type<unknown>;
+  /**
+   * Asks the user to confirm each call before the method runs, after the
+   * guards and the input's validation: the method runs only on `accept`;
+   * `decline` or `cancel` fails the call with `BUSINESS_DECLINED_001` or
+   * `_002`, nothing run. The question is the catalogue's `<id>.confirm`
+   * with the input's properties as arguments. Default: the app's
+   * `confirm` setting (McpModule's: none, or every destructive operation).
+   */
+  confirm?: boolean;
+  /**
+   * The DTO classes the method asks the user to fill in with
+   * `context.elicit()`: each is checked at startup as a form MCP can ask
+   * for (a flat object of strings, numbers, booleans and enums).
+   */
+  elicits?: readonly Type<unknown>[];
+  /**
+   * What the client must be able to answer for a call to run at all: a
+   * client that did not declare it is refused before anything runs (in
+   * 2026-07-28, MCP's `-32021` naming what is missing). Without it, a
+   * question the client cannot answer fails the call with
+   * `BUSINESS_CLIENT_001` where it is asked.
+   */
+  requires?: readonly ClientCapability[];
   /**
    * The call's unit of work, for a transaction interceptor such as
    * `@nestops/typeorm`'s: `true` runs each call in one transaction, `false`
@@ -196,11 +227,28 @@ export interface OperationDefinition {
   readonly inputSchema?: JsonSchema;
   /** The output's JSON Schema, when an output DTO is given. */
   readonly outputSchema?: JsonSchema;
+  /** What it asks its client, when it says (`confirm`, `elicits`, `requires`). */
+  readonly asks?: OperationAsks;
   /** One transaction per call, or none (`false`). */
   readonly transaction:
     false | Exclude<OperationOptions['transaction'], boolean | undefined>;
   /** `ClassName.method` of the provider that implements it. */
   readonly source: string;
+}
+
+/**
+ * What an operation says it asks its client (`@Operation({ confirm,
+ * elicits, requires })`), as discovered.
+ *
+ * @publicApi
+ */
+export interface OperationAsks {
+  /** Whether each call is confirmed by the user; undefined: the app's default. */
+  readonly confirm: boolean | undefined;
+  /** The forms it may ask for: each DTO class with its elicitation `requestedSchema`. */
+  readonly elicits: ReadonlyMap<Type<unknown>, JsonSchema>;
+  /** What the client must be able to answer for a call to run. */
+  readonly requires: readonly ClientCapability[];
 }
 
 /**
@@ -249,6 +297,44 @@ export interface InvocationContext {
    * REST) it does nothing.
    */
   reportProgress(progress: number, total?: number, message?: string): void;
+  /**
+   * Asks the person at the client to fill in a form, the DTO class `form`
+   * (listed in the operation's `elicits`), with `message` saying why:
+   * `accept` gives the answer validated as the DTO. Over MCP 2025 it is an
+   * `elicitation/create` request during the call; in 2026-07-28 the call
+   * answers `input_required` and runs again from the start with the answer
+   * (its first run's transaction rolled back). A client that cannot ask
+   * fails the call with `BUSINESS_CLIENT_001`.
+   */
+  elicit<T>(
+    form: Type<T>,
+    message: string,
+    options?: AskOptions,
+  ): Promise<Elicited<T>>;
+  /**
+   * Asks the person at the client to open `url` (a page of the app's, for
+   * what must not pass through the client: a credential, a payment) and
+   * says when they accepted, declined or cancelled. The page's own
+   * outcome is the app's to check.
+   */
+  elicitUrl(
+    url: string,
+    message: string,
+    options?: AskOptions,
+  ): Promise<{ readonly action: 'accept' | 'decline' | 'cancel' }>;
+  /** Asks the client's model for a message (MCP's `sampling/createMessage`). */
+  sample(
+    request: SamplingRequest,
+    options?: AskOptions,
+  ): Promise<SampledMessage>;
+  /** The folders the client shares (MCP's `roots/list`). */
+  roots(options?: AskOptions): Promise<readonly ClientRoot[]>;
+  /**
+   * Whether the client said it can answer `capability`; undefined where
+   * the carrier does not know (MCP 2025 over HTTP: the question is then
+   * put, and fails the call if the client cannot answer it).
+   */
+  canAsk(capability: ClientCapability): boolean | undefined;
   /**
    * A log message for the caller: over MCP a `notifications/message` when
    * the client asked for `level` or a lower one; otherwise the app's

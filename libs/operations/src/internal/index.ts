@@ -24,6 +24,13 @@ export { callHooksOf } from '../invocation/call/call-hooks.js';
 export { OperationArgumentsHost } from '../invocation/pipeline/operation-arguments-host.js';
 export { markCarried } from '../invocation/output/carried-result.js';
 export type { ResponseStream } from '../invocation/context/response-stream.js';
+export { confirmsEachCall } from '../asking/confirmation.js';
+export type {
+  CallAsker,
+  ClientCapability,
+  ClientQuestion,
+  ClientQuestionMethod,
+} from '../asking/client-questions.js';
 export { LOG_LEVELS } from '../invocation/context/call-reporter.js';
 export type {
   CallReporter,

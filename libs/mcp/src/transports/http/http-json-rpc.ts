@@ -12,6 +12,7 @@ import {
   JSON_RPC_METHOD_NOT_FOUND,
   JSON_RPC_PARSE_ERROR,
   type JsonRpcResponse,
+  MCP_MISSING_CLIENT_CAPABILITY,
   MCP_UNSUPPORTED_PROTOCOL_VERSION,
 } from '../../json-rpc/json-rpc.types.js';
 import {
@@ -279,6 +280,7 @@ function statusOf(
     return 404;
   }
   return code === MCP_UNSUPPORTED_PROTOCOL_VERSION ||
+    code === MCP_MISSING_CLIENT_CAPABILITY ||
     data.code === INVALID_REQUEST_META
     ? 400
     : 200;

@@ -6,6 +6,8 @@ import type { InvocationDefaults, TenantOf } from './invocation-defaults.js';
 import type { InvocationOptions } from './invocation-options.interface.js';
 import type { CallHooks } from './invocation-options.interface.js';
 import { correlationIdOf } from '../context/correlation-id.js';
+import type { CallConfirmation } from '../../asking/confirmation.js';
+import { CallQuestions } from '../../asking/call-questions.js';
 
 /** What the invoker decides about one call, once, before it runs. */
 export interface CallPlan {
@@ -26,6 +28,20 @@ export interface CallPlan {
   /** The units of work holding their commit until the call's result is final. */
   readonly commits: CallCommits;
   readonly serializer: CallSerializer;
+  /** How the call is confirmed before its method runs; undefined: it is not. */
+  readonly confirmation: CallConfirmation | undefined;
+  /** Set once the user confirmed the call. */
+  confirmed?: true;
+  /** The call's questions to its client, made on the first. */
+  questions?: CallQuestions;
+}
+
+/** The questions of the call `call` puts to its client. */
+export function questionsOf(call: CallPlan): CallQuestions {
+  return (call.questions ??= new CallQuestions(
+    call.operation,
+    call.hooks?.asker,
+  ));
 }
 
 /**
@@ -39,6 +55,7 @@ export function planCall(
   defaults: InvocationDefaults,
   locale: string,
   hooks: CallHooks | undefined,
+  confirmation?: CallConfirmation,
 ): CallPlan {
   const timeout = options.timeout ?? defaults.timeout;
   return {
@@ -55,6 +72,7 @@ export function planCall(
     abort: new CallAbort(),
     commits: new CallCommits(),
     serializer: new CallSerializer(operation),
+    confirmation,
   };
 }
 

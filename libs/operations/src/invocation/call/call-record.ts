@@ -14,6 +14,7 @@ export function recordOf(call: CallPlan, seen: SeenCall): InvocationRecord {
     correlationId: call.correlationId,
     tenant: tenantOf(call),
     principal: seen.request?.user,
+    ...(call.confirmed ? { confirmed: true } : {}),
   };
 }
 

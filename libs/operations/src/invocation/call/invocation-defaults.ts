@@ -27,6 +27,18 @@ export interface InvocationDefaults {
    * `OperationException` as it says). Default: none (calls have no tenant).
    */
   readonly tenantOf?: TenantOf;
+  /**
+   * Which operations ask the user to confirm each call where their own
+   * `confirm` does not say: `destructive`, every destructive one.
+   * Default: none.
+   */
+  readonly confirm?: 'destructive';
+  /**
+   * Whether a call that needs confirmation runs unconfirmed where the
+   * client cannot ask (else it fails with `SECURITY_CONFIRMATION_001`).
+   * Default: false.
+   */
+  readonly runUnconfirmed?: boolean;
 }
 
 /** The app's reading of a call's tenant (`InvocationDefaults.tenantOf`). */
@@ -65,13 +77,12 @@ export function findInvocationDefaults(
 function problemsOf(defaults: unknown): string[] {
   if (typeof defaults !== 'object' || defaults === null) {
     return [
-      'they must be an object ({ timeout?, inputLimits?, permissionsOf?, tenantOf? })',
+      'they must be an object ({ timeout?, inputLimits?, permissionsOf?, tenantOf?, confirm?, runUnconfirmed? })',
     ];
   }
-  const { timeout, inputLimits, permissionsOf, tenantOf } = defaults as Record<
-    string,
-    unknown
-  >;
+  const { timeout, inputLimits, permissionsOf, tenantOf, confirm } =
+    defaults as Record<string, unknown>;
+  const { runUnconfirmed } = defaults as Record<string, unknown>;
   const problems: string[] = [];
   if (
     timeout !== undefined &&
@@ -84,6 +95,12 @@ function problemsOf(defaults: unknown): string[] {
   }
   if (tenantOf !== undefined && typeof tenantOf !== 'function') {
     problems.push('tenantOf must be a function');
+  }
+  if (confirm !== undefined && confirm !== 'destructive') {
+    problems.push("confirm must be 'destructive' or left out");
+  }
+  if (runUnconfirmed !== undefined && typeof runUnconfirmed !== 'boolean') {
+    problems.push('runUnconfirmed must be true or false');
   }
   if (inputLimits !== undefined) {
     for (const key of Object.keys(INPUT_LIMITS)) {

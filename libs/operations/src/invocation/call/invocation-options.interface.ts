@@ -2,6 +2,7 @@ import type { OperationFailure } from '../../errors/operation-failure.js';
 import type { Carrier } from '../../interfaces/operation-contract.js';
 import type { CallReporter } from '../context/call-reporter.js';
 import type { ResponseStream } from '../context/response-stream.js';
+import type { CallAsker } from '../../asking/client-questions.js';
 
 /**
  * What a carrier's own request says of the caller and of the endpoint the
@@ -105,6 +106,13 @@ export interface CallHooks {
    */
   readonly reporter?: CallReporter;
   /**
+   * How the call's questions reach its client (`context.elicit()`,
+   * `sample()`, `roots()`, confirmations). Default: none (every question
+   * fails the call with `BUSINESS_CLIENT_001`; a confirmation with
+   * `SECURITY_CONFIRMATION_001`).
+   */
+  readonly asker?: CallAsker;
+  /**
    * Told once, when the call is answered, what a carrier's telemetry and
    * audit trail record of it: its correlation id and principal. Default:
    * none (nothing is gathered for it).
@@ -148,6 +156,8 @@ export interface InvocationRecord {
    * guard ran.
    */
   readonly principal: unknown;
+  /** True when the user confirmed the call before it ran (`@Operation({ confirm })`). */
+  readonly confirmed?: true;
 }
 
 /**

@@ -1,5 +1,14 @@
 import type { InvocationContext } from '../../interfaces/operation-contract.js';
-import type { CallPlan } from '../call/call-plan.js';
+import type { Type } from '@nestjs/common';
+import { type CallPlan, questionsOf } from '../call/call-plan.js';
+import type {
+  AskOptions,
+  ClientCapability,
+  ClientRoot,
+  Elicited,
+  SampledMessage,
+  SamplingRequest,
+} from '../../asking/client-questions.js';
 import type { OperationRequest } from '../pipeline/operation-request.js';
 import {
   callReports,
@@ -85,6 +94,37 @@ class CallContext implements InvocationContext {
 
   reportProgress(progress: number, total?: number, message?: string): void {
     this.#callReports().reportProgress(progress, total, message);
+  }
+
+  elicit<T>(
+    form: Type<T>,
+    message: string,
+    options?: AskOptions,
+  ): Promise<Elicited<T>> {
+    return questionsOf(this.#call).elicit(form, message, options);
+  }
+
+  elicitUrl(
+    url: string,
+    message: string,
+    options?: AskOptions,
+  ): Promise<{ readonly action: 'accept' | 'decline' | 'cancel' }> {
+    return questionsOf(this.#call).elicitUrl(url, message, options);
+  }
+
+  sample(
+    request: SamplingRequest,
+    options?: AskOptions,
+  ): Promise<SampledMessage> {
+    return questionsOf(this.#call).sample(request, options);
+  }
+
+  roots(options?: AskOptions): Promise<readonly ClientRoot[]> {
+    return questionsOf(this.#call).roots(options);
+  }
+
+  canAsk(capability: ClientCapability): boolean | undefined {
+    return questionsOf(this.#call).can(capability);
   }
 
   log(level: LogLevel, message: string, data?: unknown): void {

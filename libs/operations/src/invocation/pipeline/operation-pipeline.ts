@@ -1,8 +1,4 @@
-import {
-  type ArgumentMetadata,
-  type PipeTransform,
-  ValidationPipe,
-} from '@nestjs/common';
+import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import { type ContextId, ContextIdFactory } from '@nestjs/core';
 import type { OperationDefinition } from '../../interfaces/operation-contract.js';
 import {
@@ -20,10 +16,11 @@ import type { OperationHost } from '../../operation.registry.js';
 import { OperationException } from '../../errors/operation.exception.js';
 import { NoInputPipe } from '../input/no-input.pipe.js';
 import { invocationOf, type OperationRequest } from './operation-request.js';
-import { violationsOf } from '../input/validation-violations.js';
+import { dtoValidationPipe } from '../input/dto-validation-pipe.js';
 import type { OperationResponse } from './operation-response.js';
 import { filteredException } from './operation-filters.js';
 import { markReturned } from '../output/reshaped-result.js';
+import { readyToRun } from '../../asking/ready-to-run.js';
 import {
   CONTEXT_ARGUMENT,
   CONTEXT_OPTIONS,
@@ -72,17 +69,7 @@ export class OperationPipeline {
   ) {
     this.moduleKey = moduleKeyOf(host.wrapper);
     this.validation = definition.input
-      ? new ValidationPipe({
-          expectedType: definition.input,
-          transform: true,
-          whitelist: true,
-          forbidNonWhitelisted: true,
-          forbidUnknownValues: true,
-          // The failing object's class names the constraints' arguments.
-          validationError: { target: true, value: false },
-          exceptionFactory: (errors) =>
-            OperationException.invalid(violationsOf(errors)),
-        })
+      ? dtoValidationPipe(definition.input)
       : new NoInputPipe();
     this.input = Object.freeze({
       type: 'body',
@@ -268,6 +255,11 @@ export class OperationPipeline {
           pipeInput(request.body, app),
           applyPipes(invocationOf(request), CONTEXT_ARGUMENT, app),
         ]);
+        // What the client must answer, and the user's confirmation, first.
+        const confirming = readyToRun(context, value);
+        if (confirming) {
+          await confirming;
+        }
         const method = this[methodName] as (...params: unknown[]) => unknown;
         const params = request[PARAMS];
         if (!params) {
