@@ -309,6 +309,12 @@ describe.each(PACKAGES)('the public types of @nestops/%s', (name) => {
       expect(text, file).not.toMatch(/(['"])@opentelemetry\/api(\/[^'"]*)?\1/);
     }
   });
+
+  it('import nothing from ioredis, an optional peer (an app without it type-checks with skipLibCheck false)', () => {
+    for (const { file, text } of declarations()) {
+      expect(text, file).not.toMatch(/(['"])ioredis(\/[^'"]*)?\1/);
+    }
+  });
 });
 
 describe.each(PACKAGES)('@nestops/%s at run time', (name) => {

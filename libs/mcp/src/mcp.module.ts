@@ -21,6 +21,9 @@ import {
 } from './options/server-identity.js';
 import { McpDispatcher } from './protocol/mcp.dispatcher.js';
 import { McpProtocol } from './protocol/mcp-protocol.js';
+import { ClientAnswers } from './protocol/client-answers.js';
+import { ANSWER_RELAY } from './protocol/answer-relay.js';
+import { RedisAnswerRelay } from './protocol/redis-answer-relay.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpAnswerWriter } from './protocol/answer.writer.js';
 import { McpGreeting } from './protocol/mcp-greeting.js';
@@ -73,6 +76,14 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
       }),
       inject: [MCP_SETTINGS],
     },
+    {
+      // Answers to another instance's requests: over Redis with the `redis` option.
+      provide: ANSWER_RELAY,
+      useFactory: (settings: McpSettings) =>
+        settings.redis ? new RedisAnswerRelay(settings.redis) : null,
+      inject: [MCP_SETTINGS],
+    },
+    ClientAnswers,
     McpToolCatalogue,
     McpAnswerWriter,
     McpAsking,

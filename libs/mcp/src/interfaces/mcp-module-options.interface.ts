@@ -127,6 +127,17 @@ export interface McpModuleOptions {
    */
   telemetry?: McpTelemetryOptions;
   /**
+   * The Redis that carries a client's answer to a request the server sent
+   * it mid-call (elicitation, sampling, roots) when the answer's POST
+   * reaches another instance of the app than the one running the call:
+   * `'redis://host:6379'`, or `{ url, channelPrefix }` (default prefix
+   * `nestops:mcp:answers:`). Each instance listens on a channel of its own
+   * and passes on, by publishing, the answers it does not await itself;
+   * needs the optional peer `ioredis` (5 or 6). Default: none (an answer is
+   * settled only by the instance it reaches).
+   */
+  redis?: string | { readonly url: string; readonly channelPrefix?: string };
+  /**
    * What calls may ask their client mid-call (the user's confirmation, a
    * form, the client's model, its roots): the keys that seal a 2026-07-28
    * question's `requestState`, its expiry, and which operations confirm.

@@ -225,6 +225,14 @@ describe('resolveMcpOptions', () => {
       ['instructions', { instructions: 5 }],
       ['authGuard', { authGuard: 'AuthGuard' }],
       ['authGuard', { authGuard: new AuthGuard() }],
+      ['redis', { redis: 'localhost:6379' }],
+      ['redis', { redis: '' }],
+      ['redis', { redis: { host: '127.0.0.1' } }],
+      ['redis', { redis: null }],
+      [
+        'redis.channelPrefix',
+        { redis: { url: 'redis://h', channelPrefix: '' } },
+      ],
     ])('names %s in the error for %j', (option, options) => {
       expect(problemOf(options)).toContain(option);
     });
@@ -275,6 +283,23 @@ describe('resolveMcpOptions', () => {
       expect(message).not.toContain('path');
       expect(message).not.toContain('timeout');
     });
+  });
+});
+
+describe('resolveMcpOptions: redis', () => {
+  it('has no relay by default, and takes a URL or { url, channelPrefix }', () => {
+    expect(resolveMcpOptions().redis).toBeUndefined();
+    expect(
+      resolveMcpOptions({ redis: 'redis://127.0.0.1:6379' }).redis,
+    ).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      channelPrefix: 'nestops:mcp:answers:',
+    });
+    expect(
+      resolveMcpOptions({
+        redis: { url: 'rediss://user:pw@cache:6380/2', channelPrefix: 'app:' },
+      }).redis,
+    ).toEqual({ url: 'rediss://user:pw@cache:6380/2', channelPrefix: 'app:' });
   });
 });
 

@@ -8,6 +8,7 @@ import { greetingSettings } from './server-identity.js';
 import { resolveOAuthOptions } from '../auth/oauth-options.resolver.js';
 import { McpJwtGuard } from '../auth/mcp-jwt.guard.js';
 import { resolveTelemetryOptions } from '../telemetry/telemetry-options.resolver.js';
+import { resolveRedisOptions } from './redis-options.resolver.js';
 
 /** A URL path as `path` takes it. */
 const URL_PATH = /^\/[A-Za-z0-9._~/-]*$/;
@@ -143,6 +144,7 @@ export function resolveMcpOptions(
     problems.push('tenantOf must be a function from the headers to a tenant');
   }
   const telemetry = resolveTelemetryOptions(options.telemetry, problems);
+  const redis = resolveRedisOptions(options.redis, problems);
   const asking = resolveAskingOptions(options.asking, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
@@ -162,6 +164,7 @@ export function resolveMcpOptions(
     oauth,
     toolListPerCaller: perCaller === true,
     telemetry,
+    redis,
     asking,
   });
 }

@@ -6,6 +6,7 @@ import type {
 } from '@nestops/operations/internal';
 import type { McpOAuthSettings } from '../auth/oauth-options.resolver.js';
 import type { McpTelemetrySettings } from '../telemetry/telemetry-options.resolver.js';
+import type { McpRedisSettings } from '../protocol/redis-answer-relay.js';
 import type { McpAskingSettings } from '../asking/asking-options.resolver.js';
 
 /** The injection token of the resolved module options (`McpSettings`). */
@@ -37,6 +38,8 @@ export interface McpSettings {
   readonly toolListPerCaller: boolean;
   /** What calls leave behind: the audit sink, what spans carry. */
   readonly telemetry: McpTelemetrySettings;
+  /** Where answers to another instance's requests go; undefined: nowhere. */
+  readonly redis?: McpRedisSettings;
   /** What calls may ask their client, and how 2026's round trips are sealed. */
   readonly asking: McpAskingSettings;
 }

@@ -7,7 +7,10 @@ import type { McpRequest } from './mcp-message.js';
 import type { CallerLogging } from './mcp-caller.context.js';
 import { CallCancel } from './call-cancel.js';
 import type { McpTransport } from './mcp-transport.js';
-import { McpServerRequestError } from './server-requests.js';
+import {
+  McpServerRequestError,
+  SERVER_REQUEST_TIMEOUT_MS,
+} from './server-requests.js';
 
 /** What a call reads of its session. */
 export interface CallSession {
@@ -39,7 +42,10 @@ export interface CallObserver {
 
 /** Options of one request the server sends the client. */
 export interface ServerRequestOptions {
-  /** How long the client has to answer, in milliseconds (default 60 s). */
+  /**
+   * How long the client has to answer, in milliseconds (default 60 s); never
+   * past the call's deadline.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -75,6 +81,8 @@ export class McpCall {
   readonly stream: ResponseStream;
   /** What observes the call, when the app's telemetry or audit trail does. */
   observer: CallObserver | undefined;
+  /** When the call is given up (`Date.now()` ms), if it has a time limit. */
+  readonly deadline: number | undefined;
 
   constructor(
     /** The request being served. */
@@ -83,8 +91,11 @@ export class McpCall {
     readonly transport: McpTransport,
     /** The session it belongs to. */
     readonly session: CallSession,
+    /** The call's time limit in milliseconds, if any. */
+    timeout?: number,
   ) {
     this.stream = new CallStream(this);
+    this.deadline = timeout === undefined ? undefined : Date.now() + timeout;
   }
 
   /**
@@ -126,8 +137,9 @@ export class McpCall {
    * Sends the client a request on the call's stream and resolves with its
    * result. Rejects with `McpServerRequestError` when the stream cannot
    * carry it (2026-07-28 asks otherwise; a POST that does not accept
-   * `text/event-stream`), on the client's error answer, after the timeout,
-   * and when the call ends first (its late answer is then ignored).
+   * `text/event-stream`), on the client's error answer, after the timeout
+   * (at the latest the call's deadline), and when the call ends first (its
+   * late answer is then ignored).
    */
   sendRequest(
     method: string,
@@ -148,13 +160,21 @@ export class McpCall {
         ),
       );
     }
+    const asked = options.timeoutMs ?? SERVER_REQUEST_TIMEOUT_MS;
+    const left =
+      this.deadline === undefined ? asked : this.deadline - Date.now();
+    if (left <= 0) {
+      return Promise.reject(
+        new McpServerRequestError(`${method}: the call's deadline has passed`),
+      );
+    }
     return this.session.sendRequest(
       this,
       method,
       params,
       (message) =>
         this.transport.stream.send(message as Record<string, unknown>),
-      options.timeoutMs,
+      Math.min(asked, left),
     );
   }
 

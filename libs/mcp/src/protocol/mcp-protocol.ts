@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { JsonRpcResponse } from '../json-rpc/json-rpc.types.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { CallerLogLevels } from './caller-log-levels.js';
 import type { McpCallerContext } from './mcp-caller.context.js';
 import { CLOSED_STREAM } from './closed-stream.js';
+import { ClientAnswers } from './client-answers.js';
+import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import {
   cancelledRequestId,
   classifyMessage,
@@ -23,7 +25,9 @@ import type { McpTransport } from './mcp-transport.js';
  * messages share one on this instance by `transport.peer`, kept while it
  * has calls under way or answers awaited (so bounded by the calls under
  * way, each with at most 16 requests awaited), and its log level in a map
- * of at most 10,000 callers. A 2026 request is served on its own.
+ * of at most 10,000 callers. A 2026 request is served on its own. A
+ * client's answer goes to `ClientAnswers` (this instance's requests, or,
+ * with the `redis` option, another instance's).
  */
 @Injectable()
 export class McpProtocol {
@@ -33,7 +37,11 @@ export class McpProtocol {
   private readonly levels = new CallerLogLevels();
 
   /** @internal Made by Nest's injector. */
-  constructor(private readonly dispatcher: McpDispatcher) {}
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly answers: ClientAnswers,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+  ) {}
 
   /**
    * Serves one parsed message in-process, without a transport of its own
@@ -53,7 +61,7 @@ export class McpProtocol {
 
   /** A session for a transport that keeps one for its life (stdio). */
   openSession(): McpSession {
-    return new McpSession();
+    return new McpSession(undefined, this.answers.requests);
   }
 
   /**
@@ -96,10 +104,14 @@ export class McpProtocol {
       return undefined;
     }
     if (message.kind === 'response') {
-      session.settle(message);
+      await this.answers.receive(message, session, transport.peer);
       return undefined;
     }
-    const call = session.begin(message, transport);
+    const call = session.begin(
+      message,
+      transport,
+      transport.caller.timeout ?? this.settings.timeout,
+    );
     try {
       const response = await this.dispatcher.answer(call);
       // The spec's SHOULD NOT: over a shared channel a cancelled request
@@ -116,11 +128,15 @@ export class McpProtocol {
   private sessionOf(message: McpMessage, transport: McpTransport): McpSession {
     const { peer } = transport;
     if (message.revision === '2026' || peer === undefined) {
-      return new McpSession();
+      return new McpSession(undefined, this.answers.requests);
     }
     let session = this.callers.get(peer);
     if (!session) {
-      session = new McpSession(this.levels.of(peer));
+      session = new McpSession(
+        this.levels.of(peer),
+        this.answers.requests,
+        peer,
+      );
       this.callers.set(peer, session);
     }
     return session;

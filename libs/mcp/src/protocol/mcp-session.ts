@@ -3,7 +3,7 @@ import type { CallerLogging } from './mcp-caller.context.js';
 import { type CallSession, McpCall } from './mcp-call.js';
 import type { McpClientResponse, McpRequest } from './mcp-message.js';
 import type { McpTransport } from './mcp-transport.js';
-import { ServerRequests } from './server-requests.js';
+import { type AnswerOutcome, ServerRequests } from './server-requests.js';
 
 /**
  * What the protocol knows of one client between its messages: the
@@ -19,26 +19,32 @@ export class McpSession implements CallSession {
   /** What the client's `initialize` declared it can answer; undefined before. */
   clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   private readonly calls = new Map<JsonRpcId, McpCall>();
-  /** Made when the first call sends the client a request. */
-  private requestsSent?: ServerRequests;
 
   constructor(
     /** Where the client's `logging/setLevel` is kept. */
     readonly logging: CallerLogging = { level: undefined },
+    /** The instance's requests to clients, this session's among them. */
+    private readonly requests = new ServerRequests(),
+    /** The 2025 HTTP caller whose session it is (`McpTransport.peer`). */
+    readonly peer?: string,
   ) {}
 
   /** Whether nothing is under way or awaited: the session may be let go. */
   get idle(): boolean {
-    return this.calls.size === 0 && (this.requestsSent?.size ?? 0) === 0;
+    return this.calls.size === 0 && this.requests.pendingIn(this) === 0;
   }
 
   /**
-   * A call for `request`, under way until `end`; cancellable by its id
-   * unless a call with the same id is already under way (the first keeps
-   * the id).
+   * A call for `request`, under way until `end` (within `timeout` ms, if
+   * any); cancellable by its id unless a call with the same id is already
+   * under way (the first keeps the id).
    */
-  begin(request: McpRequest, transport: McpTransport): McpCall {
-    const call = new McpCall(request, transport, this);
+  begin(
+    request: McpRequest,
+    transport: McpTransport,
+    timeout?: number,
+  ): McpCall {
+    const call = new McpCall(request, transport, this, timeout);
     if (!this.calls.has(request.id)) {
       this.calls.set(request.id, call);
     }
@@ -65,9 +71,12 @@ export class McpSession implements CallSession {
     }
   }
 
-  /** Settles the request a client's response answers; unknown ids are ignored. */
-  settle(response: McpClientResponse): boolean {
-    return this.requestsSent?.settle(response) ?? false;
+  /**
+   * Settles the request a client's response answers if this session sent
+   * it; another session's (`foreign`) and unknown ids settle nothing.
+   */
+  settle(response: McpClientResponse): AnswerOutcome {
+    return this.requests.settle(response, (sender) => sender.session === this);
   }
 
   /** Sends the client a request for `owner`, a call (see `ServerRequests.send`). */
@@ -78,15 +87,18 @@ export class McpSession implements CallSession {
     write: (message: object) => void,
     timeoutMs?: number,
   ): Promise<unknown> {
-    this.requestsSent ??= new ServerRequests();
-    return this.requestsSent.send(owner, method, params, write, timeoutMs);
+    return this.requests.send(
+      { session: this, peer: this.peer, owner },
+      method,
+      params,
+      write,
+      timeoutMs,
+    );
   }
 
   /** Gives up the requests `owner` sent; their late answers are ignored. */
   dropRequests(owner: object, why: string): void {
-    if (this.requestsSent?.size) {
-      this.requestsSent.dropAll(owner, why);
-    }
+    this.requests.dropAll(this, owner, why);
   }
 }
 
