@@ -121,7 +121,9 @@ export type ClientQuestionMethod =
 export interface ClientQuestion {
   /** Its key among the call's questions. */
   readonly key: string;
+  /** The MCP method that asks it. */
   readonly method: ClientQuestionMethod;
+  /** What MCP sends with it (a form's `message` and `requestedSchema`). */
   readonly params: Readonly<Record<string, unknown>>;
   /** What the client must be able to answer for it. */
   readonly capability: ClientCapability;
