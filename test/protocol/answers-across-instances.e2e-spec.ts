@@ -2,8 +2,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Inject, Injectable, Module, type Type } from '@nestjs/common';
 import { McpModule } from '@nestops/mcp';
-import { type InvocationContext, Operation } from '@nestops/operations';
-import { IsBoolean } from 'class-validator';
+import { Operation } from '@nestops/operations';
 import { Redis } from 'ioredis';
 import { CLIENT_INFO, ClientV1 } from '../support/mcp-clients';
 import {
@@ -28,30 +27,18 @@ const PREFIX = `test:mcp:answers:${process.pid}:${Date.now()}:`;
 const INSTANCE = Symbol('INSTANCE');
 const ROUND_TRIPS = 100;
 
-/** The form the call asks the user to fill in: one boolean. */
-class ConfirmDto {
-  @IsBoolean()
-  confirm!: boolean;
-}
+/** The deletions each instance ran, once the user confirmed them. */
+const DELETED = new Map<string, number>();
 
-/** Asks its client to confirm, mid-call, and says which instance ran it. */
+/** Deletes once the user confirmed it (`confirm: true`), and says which instance ran it. */
 @Injectable()
-class Confirmations {
+class Deletions {
   constructor(@Inject(INSTANCE) private readonly instance: string) {}
 
-  @Operation({
-    id: 'deletion.confirm',
-    readOnly: true,
-    input: null,
-    elicits: [ConfirmDto],
-  })
-  async confirm(_input: unknown, context: InvocationContext) {
-    const answer = await context.elicit(ConfirmDto, 'Delete the order?');
-    return {
-      instance: this.instance,
-      action: answer.action,
-      confirmed: answer.action === 'accept' && answer.content.confirm,
-    };
+  @Operation({ id: 'deletion.run', input: null, confirm: true })
+  run() {
+    DELETED.set(this.instance, (DELETED.get(this.instance) ?? 0) + 1);
+    return { instance: this.instance, deleted: true };
   }
 }
 
@@ -65,7 +52,7 @@ function instanceModule(name: string): Type {
         asking: { stateKeys: ['answers-across-instances-0123456789abcdef'] },
       }),
     ],
-    providers: [Confirmations, { provide: INSTANCE, useValue: name }],
+    providers: [Deletions, { provide: INSTANCE, useValue: name }],
   })
   class InstanceModule {}
   return InstanceModule;
@@ -118,7 +105,7 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
       await Promise.all(apps.map((app) => app.close()));
     });
 
-    /** An SDK v1 client through nginx that answers every elicitation with `confirm`. */
+    /** An SDK v1 client through nginx whose user accepts every confirmation. */
     async function client(
       exchanges: Exchange[],
       onAsk?: (id: unknown) => Promise<void>,
@@ -128,7 +115,7 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
       });
       sdk.setRequestHandler(ElicitRequestSchema, async (_request, extra) => {
         await onAsk?.(extra.requestId);
-        return { action: 'accept', content: { confirm: true } };
+        return { action: 'accept' };
       });
       await sdk.connect(
         new StreamableHTTPClientTransport(new URL('/mcp', nginx.baseUrl), {
@@ -163,15 +150,14 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
           exchanges.length = 0;
           const before = relayed.length;
           const result = await sdk.callTool({
-            name: 'deletion_confirm',
+            name: 'deletion_run',
             arguments: {},
           });
           const ran = (result.structuredContent as { instance: string })
             .instance;
           expect(result.structuredContent).toEqual({
             instance: ran,
-            action: 'accept',
-            confirmed: true,
+            deleted: true,
           });
           expect(asked).toMatch(/^[0-9a-f]{16}-\d+$/);
           const { call, answer } = legs(exchanges, asked);
@@ -185,7 +171,7 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
           expect(JSON.parse(relayed[before])).toEqual({
             id: asked,
             caller: expect.stringMatching(/^[\w-]{43}$/),
-            result: { action: 'accept', content: { confirm: true } },
+            result: { action: 'accept' },
           });
           expect(relayed[before]).not.toContain('alice-key');
           return;
@@ -227,13 +213,10 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
       try {
         warnings.warnings.length = 0;
         const result = await sdk.callTool({
-          name: 'deletion_confirm',
+          name: 'deletion_run',
           arguments: {},
         });
-        expect(result.structuredContent).toMatchObject({
-          action: 'accept',
-          confirmed: true,
-        });
+        expect(result.structuredContent).toMatchObject({ deleted: true });
         expect(asked).toBeDefined();
       } finally {
         await sdk.close();
@@ -244,6 +227,7 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
       const exchanges: Exchange[] = [];
       const sdk = await client(exchanges);
       const before = relayed.length;
+      const deletedBefore = [...DELETED.values()].reduce((a, b) => a + b, 0);
       const tally = { completed: 0, crossed: 0, lost: 0, stuck: 0 };
       const started = performance.now();
       try {
@@ -251,18 +235,18 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
           exchanges.length = 0;
           try {
             const result = await sdk.callTool(
-              { name: 'deletion_confirm', arguments: {} },
+              { name: 'deletion_run', arguments: {} },
               undefined,
               { timeout: 10_000 },
             );
-            const { instance, confirmed } = result.structuredContent as {
-              instance: string;
-              confirmed: boolean;
+            const { instance, deleted } = (result.structuredContent ?? {}) as {
+              instance?: string;
+              deleted?: boolean;
             };
             const asked = exchanges.find(
               (e) => 'result' in e.message && e.message.method === undefined,
             )?.message.id;
-            if (result.isError || !confirmed) {
+            if (result.isError || deleted !== true) {
               tally.lost += 1;
             } else {
               tally.completed += 1;
@@ -279,7 +263,7 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
       }
       const ms = performance.now() - started;
       console.log(
-        `${ROUND_TRIPS} elicitation round trips through nginx: ${tally.completed} completed, ` +
+        `${ROUND_TRIPS} confirmations through nginx: ${tally.completed} completed, ` +
           `${tally.crossed} answered on the other instance (${relayed.length - before} relayed over Redis), ` +
           `${tally.lost} lost, ${tally.stuck} stuck, in ${ms.toFixed(0)} ms`,
       );
@@ -289,6 +273,10 @@ describe.runIf(REDIS_URL && NGINX_INSTALLED)(
         stuck: 0,
       });
       expect(tally.crossed).toBeGreaterThan(0);
+      // Each confirmed deletion ran once, on the instance that asked.
+      expect(
+        [...DELETED.values()].reduce((a, b) => a + b, 0) - deletedBefore,
+      ).toBe(ROUND_TRIPS);
       await vi.waitFor(() =>
         expect(relayed.length - before).toBe(tally.crossed),
       );
