@@ -546,6 +546,41 @@ describe('the sample asks its client mid-call', () => {
     },
   );
 
+  it("HTTP, SDK v1: schedules no delivery of another tenant's order, and asks nothing", async () => {
+    const url = new URL('/mcp', server.baseUrl);
+    const connect = async (client: ClientV1, tenant: string) => {
+      const headers = callerHeaders({ apiKey: 'dev-alice-key', tenant });
+      await client.connect(new HttpV1(url, { requestInit: { headers } }));
+      return client;
+    };
+    const asked: Asked[] = [];
+    const inDefault = await connect(
+      clientOf('v1', {}, []) as ClientV1,
+      'default',
+    );
+    const inAcme = await connect(
+      clientOf('v1', { elicit: ACCEPT }, asked) as ClientV1,
+      'acme',
+    );
+    try {
+      const { structured } = await call(inDefault, 'orders_create', {
+        name: 'kettle',
+        amount: 1,
+      });
+      const id = structured?.id as number;
+      for (const args of [{ id }, { id, slot: 'evening' }]) {
+        const refused = await call(inAcme, 'orders_schedule-delivery', args);
+        expect(refused.text).toBe(
+          `BUSINESS_NOTFOUND_001: Order ${id} does not exist.`,
+        );
+      }
+      expect(asked).toEqual([]);
+      expect(database(httpFile).slotOf(id)).toBeNull();
+    } finally {
+      await Promise.all([inDefault.close(), inAcme.close()]);
+    }
+  });
+
   it('says once, at startup, that a random key seals the 2026-07-28 questions (no MCP_STATE_KEY)', () => {
     expect(
       server.output().match(/MCP_STATE_KEY is not set: a random key/g),
