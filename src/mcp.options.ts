@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import type { McpModuleOptions, McpServerLifecycleOptions } from '@nestops/mcp';
+import { randomBytes } from 'node:crypto';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { tenantOfHeaders } from './auth/tenant';
 import { MCP_SERVER } from './mcp.server';
@@ -27,6 +29,10 @@ export function lifecycleOptions(
  *   tools its permissions reach;
  * - `MCP_AUDIT=true`: an audit event of every tool call, one JSON line on
  *   the app's log;
+ * - `MCP_STATE_KEY=<secret>[,<older secret>]`: what seals the state a
+ *   2026-07-28 client comes back with after answering a question (a
+ *   confirmation, a form, a sampling); the same on every instance. Unset, a
+ *   key made at startup (`stateKeysOf`);
  * - `OAUTH_ISSUER=<issuer URL>`: OAuth mode, the endpoint a protected
  *   resource of that authorization server, whose JWT access tokens the
  *   library's verifier checks (`ApiKeyGuard` hands it `Bearer` tokens);
@@ -46,6 +52,9 @@ export function mcpOptions(
     tenantOf: tenantOfHeaders,
     toolListPerCaller: env.MCP_TOOL_LIST_PER_CALLER === 'true',
     ...(env.MCP_AUDIT === 'true' ? { telemetry: { audit: true } } : {}),
+    // orders.delete asks the user to confirm, orders.schedule-delivery asks
+    // for a slot, orders.describe asks the client's model.
+    asking: { stateKeys: stateKeysOf(env) },
   };
   const issuer = env.OAUTH_ISSUER;
   if (!issuer) {
@@ -65,4 +74,31 @@ export function mcpOptions(
       ...(env.OAUTH_VERIFIER === 'passport' ? {} : { jwt: {} }),
     },
   };
+}
+
+/** The key this process made when MCP_STATE_KEY is unset; made once. */
+let startupKey: string | undefined;
+
+/**
+ * The secrets of `asking.stateKeys`: `MCP_STATE_KEY`, comma-separated (the
+ * new key first while an old one still opens what it sealed). Unset, a
+ * random key made at startup and logged as such: `npm start` needs no
+ * setup, but a state sealed by one instance opens on no other, nor after a
+ * restart.
+ */
+export function stateKeysOf(env: NodeJS.ProcessEnv = process.env): string[] {
+  const keys = (env.MCP_STATE_KEY ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  if (keys.length > 0) {
+    return keys;
+  }
+  if (startupKey === undefined) {
+    startupKey = randomBytes(32).toString('base64');
+    new Logger('OrderDesk').log(
+      'MCP_STATE_KEY is not set: a random key made at startup seals the questions to 2026-07-28 clients. It holds for this one instance until it restarts; behind a load balancer, set MCP_STATE_KEY (openssl rand -base64 32) to the same value on every instance.',
+    );
+  }
+  return [startupKey];
 }

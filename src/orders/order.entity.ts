@@ -31,4 +31,8 @@ export class Order {
 
   @CreateDateColumn()
   createdAt: Date;
+
+  /** The delivery slot it is scheduled for; null until it is. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  deliverySlot: string | null;
 }

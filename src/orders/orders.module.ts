@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CurrentTenant } from './current-tenant';
 import { Order } from './order.entity';
+import { OrderDeliveryService } from './order-delivery.service';
+import { OrderDescriptionsService } from './order-descriptions.service';
 import { OrderLabelsService } from './order-labels.service';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
@@ -15,6 +17,8 @@ import { OrderPromptsService } from './order-prompts.service';
     OrdersService,
     OrderPromptsService,
     OrderLabelsService,
+    OrderDeliveryService,
+    OrderDescriptionsService,
   ],
 })
 export class OrdersModule {}

@@ -151,9 +151,12 @@ export class OrdersService {
     id: 'orders.delete',
     title: 'Delete an order',
     description:
-      "Deletes one order of the caller's tenant by its id and returns {id, deleted: true}. It cannot be undone. Fails with BUSINESS_NOTFOUND_001 when the tenant has no such order. Needs the orders.write permission.",
+      "Deletes one order of the caller's tenant by its id and returns {id, deleted: true}. It cannot be undone, so the user is asked to confirm it first: BUSINESS_DECLINED_001 or _002 when they decline or cancel, SECURITY_CONFIRMATION_001 when the client cannot ask them. Fails with BUSINESS_NOTFOUND_001 when the tenant has no such order. Needs the orders.write permission.",
     permission: 'orders.write',
     output: DeletedOrderDto,
+    // The user confirms each call (the catalogue's orders.delete.confirm)
+    // before the method runs.
+    confirm: true,
   })
   async delete(input: OrderIdDto): Promise<DeletedOrderDto> {
     // Deleted only if this call removed the row: of calls deleting one
@@ -239,7 +242,7 @@ export class OrdersService {
 }
 
 /** The sample's own message key, translated with the order's id. */
-function notFound(id: number): OperationException {
+export function notFound(id: number): OperationException {
   return new OperationException(
     'BUSINESS_NOTFOUND_001',
     { id, detail: `Order ${id} does not exist.` },

@@ -79,11 +79,13 @@ describe('operations and invoke', () => {
     expect(rows.map((row) => row.id).sort()).toEqual([
       'orders.create',
       'orders.delete',
+      'orders.describe',
       'orders.get',
       'orders.import',
       'orders.label',
       'orders.list',
       'orders.recent',
+      'orders.schedule-delivery',
       'orders.search',
     ]);
     expect(rows[0]).toEqual({

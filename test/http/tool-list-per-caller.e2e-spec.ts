@@ -16,14 +16,16 @@ import { listedTools } from '../support/tool-lists';
  */
 
 const READ_TOOLS = [
+  'orders_describe',
   'orders_get',
   'orders_label',
   'orders_list',
   'orders_recent',
   'orders_search',
 ];
-// Alice's writes come on top: orders_create, orders_delete, orders_import.
-const WRITE_TOOLS = ['create', 'delete', 'import'].map(
+// Alice's writes come on top: orders_create, orders_delete, orders_import,
+// orders_schedule-delivery.
+const WRITE_TOOLS = ['create', 'delete', 'import', 'schedule-delivery'].map(
   (verb) => `orders_${verb}`,
 );
 const ALL_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS].sort();

@@ -38,6 +38,8 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
       'orders_delete',
       'orders_search',
       'orders_label',
+      'orders_schedule-delivery',
+      'orders_describe',
     ]);
   });
 

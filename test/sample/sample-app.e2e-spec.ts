@@ -2,6 +2,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { DATABASES, skipUnlessEnabled } from '../support/databases';
 import { startSampleApp, type RunningSample } from '../support/sample-app';
 import {
+  ACCEPT_ALL,
   callerHeaders,
   callTool,
   ClientV1,
@@ -28,6 +29,8 @@ const TOOL_NAMES = [
   'orders_search',
   'orders_label',
   'orders_recent',
+  'orders_schedule-delivery',
+  'orders_describe',
 ];
 
 type Schema = Record<string, unknown>;
@@ -47,7 +50,7 @@ interface Order {
   readonly createdAt: string;
 }
 
-// The annotations of each kind of tool: read-only (get, list, readOnly: true), create, import, delete.
+// The annotations of each kind of tool: read-only (get, list, readOnly: true), schedule-delivery (stated), create, import, delete.
 const READ_ONLY = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -59,6 +62,12 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
   orders_search: READ_ONLY,
   orders_label: READ_ONLY,
   orders_recent: READ_ONLY,
+  orders_describe: READ_ONLY,
+  'orders_schedule-delivery': {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+  },
   orders_create: {
     readOnlyHint: false,
     destructiveHint: false,
@@ -245,9 +254,12 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
 
   beforeEach(() => running.clearOrders());
 
-  /** A v1 client for the caller, with the tool list loaded (output validation on). */
+  /**
+   * A v1 client for the caller, with the tool list loaded (output validation
+   * on), whose user confirms each orders_delete.
+   */
   async function client(caller: Caller): Promise<ClientV1> {
-    const connected = await clients.v1(caller);
+    const connected = await clients.v1(caller, ACCEPT_ALL);
     await connected.listTools();
     return connected;
   }
@@ -299,6 +311,8 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       orders_search: { nameContains: 'every' },
       orders_label: { id: order.id },
       orders_recent: {},
+      'orders_schedule-delivery': { id: order.id, slot: 'morning' },
+      orders_describe: { id: order.id },
       orders_delete: { id: order.id },
     };
     const withSchema = tools.filter((tool) => tool.outputSchema);
@@ -332,7 +346,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       });
     });
 
-    it('lists exactly the eight order tools with the annotations and DTO schemas', async () => {
+    it('lists exactly the ten order tools with the annotations and DTO schemas', async () => {
       const mcp = await clients.v1({ apiKey: ALICE });
       const listed = await mcp.listTools();
       expect(listed.nextCursor).toBeUndefined();

@@ -1,6 +1,7 @@
 import { startSampleApp, type RunningSample } from '../support/sample-app';
 import { DATABASES, skipUnlessEnabled } from '../support/databases';
 import {
+  ACCEPT_ALL,
   callerHeaders,
   callTool,
   ClientV1,
@@ -10,6 +11,12 @@ import {
   type ToolOutcome,
 } from '../support/mcp-clients';
 import { ACCEPT_BOTH, mcpHttp } from '../support/mcp-http';
+import {
+  CAPABILITIES_KEY,
+  MODERN_META,
+  modernHeaders,
+  modernRequest,
+} from '../support/modern-mcp';
 
 /**
  * The sample order desk at the edges of its columns and in pages: integers
@@ -99,7 +106,8 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
   beforeEach(() => running.clearOrders());
 
   async function client(caller: Caller): Promise<ClientV1> {
-    const connected = await clients.v1(caller);
+    // Its user confirms each orders_delete.
+    const connected = await clients.v1(caller, ACCEPT_ALL);
     await connected.listTools(); // output validation on
     return connected;
   }
@@ -204,6 +212,42 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
       result: { content: Array<{ text: string }>; isError?: boolean };
     }>();
     return { text: body.result.content[0].text, isError: body.result.isError };
+  }
+
+  /**
+   * `rawCall` of a tool that asks the user to confirm, in 2026-07-28: the
+   * first answer asks (`input_required`), the second request accepts.
+   */
+  async function rawConfirmedCall(
+    tool: string,
+    argumentsJson: string,
+    caller: Caller,
+  ): Promise<{ text: string; isError?: boolean }> {
+    const meta = { ...MODERN_META, [CAPABILITIES_KEY]: { elicitation: {} } };
+    const send = async (params: Record<string, unknown>) => {
+      const message = modernRequest(
+        1,
+        'tools/call',
+        { name: tool, arguments: 'ARGUMENTS', ...params },
+        meta,
+      );
+      const response = await mcpHttp(running.baseUrl).post(
+        JSON.stringify(message).replace('"ARGUMENTS"', argumentsJson),
+        { ...modernHeaders(message), ...callerHeaders(caller) },
+      );
+      expect(response.status).toBe(200);
+      return response.json<{ result: Record<string, unknown> }>().result;
+    };
+    const asking = await send({});
+    expect(asking).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { confirm: { method: 'elicitation/create' } },
+    });
+    const answered = (await send({
+      inputResponses: { confirm: { action: 'accept' } },
+      requestState: asking.requestState,
+    })) as { content: Array<{ text: string }>; isError?: boolean };
+    return { text: answered.content[0].text, isError: answered.isError };
   }
 
   describe('published schemas', () => {
@@ -342,10 +386,9 @@ describe.each(DATABASES)('sample bounds and paging ($name)', (db) => {
         expect(exact.text).toBe(
           'BUSINESS_NOTFOUND_001: Order 2147483648 does not exist.',
         );
-        const raw = await rawCall(tool, '{"id":9007199254740993}', {
-          apiKey: ALICE,
-          tenant,
-        });
+        const raw = await (
+          tool === 'orders_delete' ? rawConfirmedCall : rawCall
+        )(tool, '{"id":9007199254740993}', { apiKey: ALICE, tenant });
         expect(raw.isError).toBe(true);
         expect(raw.text).toMatch(/^BUSINESS_NOTFOUND_001: /);
       }

@@ -1,5 +1,6 @@
 import { OperationTestClient } from '@nestops/operations/testing';
 import { DATABASES, skipUnlessEnabled } from '../support/databases';
+import { ACCEPT_ALL, callTool, McpClients } from '../support/mcp-clients';
 import { rpcRequest, mcpHttp } from '../support/mcp-http';
 import { useSampleApp } from '../support/sample-app';
 
@@ -267,8 +268,15 @@ describe.each(DATABASES)('sample rules ($name)', (db) => {
       amount: 5,
     });
 
-    const deleted = await call('orders_delete', { id: INT4_MAX });
-    expect(deleted.isError, deleted.content[0].text).toBeUndefined();
+    // The user confirms the delete: an SDK client answers the question.
+    const clients = new McpClients(running().baseUrl);
+    try {
+      const alice = await clients.v1({ apiKey: 'dev-alice-key' }, ACCEPT_ALL);
+      const deleted = await callTool(alice, 'orders_delete', { id: INT4_MAX });
+      expect(deleted.isError, deleted.text).toBe(false);
+    } finally {
+      await clients.closeAll();
+    }
     const rows: unknown[] = await running().dataSource.query(
       'SELECT id FROM orders',
     );

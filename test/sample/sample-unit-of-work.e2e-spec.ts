@@ -1,6 +1,7 @@
 import { QueryLog } from '../fixtures/unit-of-work-fixtures';
 import { DATABASES, skipUnlessEnabled } from '../support/databases';
 import {
+  ACCEPT_ALL,
   callerHeaders,
   callTool,
   ClientV1,
@@ -12,7 +13,7 @@ import { startSampleApp, type RunningSample } from '../support/sample-app';
 /**
  * The sample under concurrent load over real MCP and REST on a real
  * database: every call its own transaction (serialised on SQLite's single
- * connection, concurrent on PostgreSQL), the schema from the migration,
+ * connection, concurrent on PostgreSQL), the schema from the migrations,
  * tenants bound to each API key.
  */
 
@@ -40,7 +41,10 @@ describe.each(DATABASES)('the sample order desk under load ($name)', (db) => {
     running = await startSampleApp(db.database);
     clients = new McpClients(running.baseUrl);
     for (const tenant of ALICE_TENANTS) {
-      alice.set(tenant, await clients.v1({ apiKey: ALICE, tenant }));
+      alice.set(
+        tenant,
+        await clients.v1({ apiKey: ALICE, tenant }, ACCEPT_ALL),
+      );
     }
   });
 
@@ -283,12 +287,13 @@ describe.each(DATABASES)('the sample order desk under load ($name)', (db) => {
     ]);
   });
 
-  it('has its schema from the migration, and it is the one the entities describe', async () => {
+  it('has its schema from the migrations, and it is the one the entities describe', async () => {
     const migrations = (await running.dataSource.query(
       'SELECT name FROM migrations',
     )) as { name: string }[];
     expect(migrations.map((row) => row.name)).toEqual([
       'CreateOrders1764489600000',
+      'AddDeliverySlot1765000000000',
     ]);
     expect(running.dataSource.options.synchronize).toBe(false);
     const pending = await running.dataSource.driver.createSchemaBuilder().log();

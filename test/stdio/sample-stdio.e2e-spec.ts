@@ -21,11 +21,13 @@ describe('the sample over stdio with the official SDK clients', () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'orders_create',
         'orders_delete',
+        'orders_describe',
         'orders_get',
         'orders_import',
         'orders_label',
         'orders_list',
         'orders_recent',
+        'orders_schedule-delivery',
         'orders_search',
       ]);
       expect(tools.find((t) => t.name === 'orders_create')?.title).toBe(
@@ -94,7 +96,7 @@ describe('the sample over stdio with the official SDK clients', () => {
       );
       try {
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(8);
+        expect(tools).toHaveLength(10);
         const result = await client.callTool({
           name: 'orders_create',
           arguments: { name: 'v2', amount: 2 },

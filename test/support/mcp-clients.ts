@@ -1,6 +1,10 @@
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
@@ -20,6 +24,39 @@ export interface Caller {
 }
 
 export const CLIENT_INFO = { name: 'sample-app-e2e', version: '1.0.0' };
+
+/** What a client answers the server's questions with. */
+export interface ClientAnswers {
+  /**
+   * Its answer to each `elicitation/create` (a confirmation, a form); the
+   * client declares the `elicitation` capability only when it is given.
+   */
+  readonly elicit?: (params: Record<string, unknown>) => object;
+  /** Its model's answer to each `sampling/createMessage`; declares `sampling`. */
+  readonly sample?: (params: Record<string, unknown>) => object;
+}
+
+/**
+ * Accepts every elicitation (the user confirms each `orders_delete`) and
+ * samples with a fixed answer.
+ */
+export const ACCEPT_ALL: ClientAnswers = {
+  elicit: () => ({ action: 'accept' }),
+  sample: () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'A fine product.' },
+    model: 'e2e-model',
+  }),
+};
+
+function optionsOf(answers: ClientAnswers) {
+  return {
+    capabilities: {
+      ...(answers.elicit ? { elicitation: {} } : {}),
+      ...(answers.sample ? { sampling: {} } : {}),
+    },
+  };
+}
 
 export function callerHeaders(caller: Caller = {}): Record<string, string> {
   return {
@@ -43,8 +80,24 @@ export class McpClients {
   constructor(private readonly baseUrl: string) {}
 
   /** SDK v1: `Client` + `StreamableHTTPClientTransport`, connected (initialized). */
-  async v1(caller: Caller = {}): Promise<ClientV1> {
-    const client = new ClientV1(CLIENT_INFO);
+  async v1(
+    caller: Caller = {},
+    answers: ClientAnswers = {},
+  ): Promise<ClientV1> {
+    const client = new ClientV1(CLIENT_INFO, optionsOf(answers));
+    const { elicit, sample } = answers;
+    if (elicit) {
+      client.setRequestHandler(
+        ElicitRequestSchema,
+        (request) => elicit(request.params) as never,
+      );
+    }
+    if (sample) {
+      client.setRequestHandler(
+        CreateMessageRequestSchema,
+        (request) => sample(request.params) as never,
+      );
+    }
     const transport = new TransportV1(mcpUrl(this.baseUrl), {
       requestInit: { headers: callerHeaders(caller) },
     });
@@ -54,8 +107,24 @@ export class McpClients {
   }
 
   /** SDK v2 (`@modelcontextprotocol/client`), connected (initialized). */
-  async v2(caller: Caller = {}): Promise<ClientV2> {
-    const client = new ClientV2(CLIENT_INFO);
+  async v2(
+    caller: Caller = {},
+    answers: ClientAnswers = {},
+  ): Promise<ClientV2> {
+    const client = new ClientV2(CLIENT_INFO, optionsOf(answers));
+    const { elicit, sample } = answers;
+    if (elicit) {
+      client.setRequestHandler(
+        'elicitation/create',
+        (request) => elicit(request.params) as never,
+      );
+    }
+    if (sample) {
+      client.setRequestHandler(
+        'sampling/createMessage',
+        (request) => sample(request.params) as never,
+      );
+    }
     const transport = new TransportV2(mcpUrl(this.baseUrl), {
       requestInit: { headers: callerHeaders(caller) },
     });

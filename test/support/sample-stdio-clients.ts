@@ -7,7 +7,7 @@ import { childEnv, REQUEST } from './sample-cli';
 import { CLI } from './sample-process';
 
 /** What starts the sample's `mcp` command: its arguments and environment. */
-function command(args: readonly string[], env: Record<string, string>) {
+export function command(args: readonly string[], env: Record<string, string>) {
   return {
     command: process.execPath,
     args: [CLI, 'mcp', ...args],

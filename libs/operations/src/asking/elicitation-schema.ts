@@ -75,7 +75,9 @@ function propertySchema(name: string, value: unknown): JsonSchema {
   }
   const kept: Record<string, unknown> = { type };
   for (const keyword of allowed) {
-    if (value[keyword] !== undefined) {
+    // A titled enum's values are its oneOf consts: with `enum` beside them
+    // the SDK clients read an untitled enum and drop the titles.
+    if (value[keyword] !== undefined && !(keyword === 'enum' && value.oneOf)) {
       kept[keyword] = value[keyword];
     }
   }
