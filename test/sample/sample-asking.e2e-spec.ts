@@ -182,8 +182,6 @@ const SLOT_FORM = {
 
 const CONFIRMATION_REFUSED =
   "SECURITY_CONFIRMATION_001: Delete an order needs the user's confirmation, which this client cannot ask for.";
-const NO_ELICITATION =
-  'BUSINESS_CLIENT_001: This call asks the client for elicitation, which the client cannot answer.';
 
 /** How one carrier connects a client as alice. */
 interface Carrier {
@@ -258,13 +256,12 @@ describe('the sample asks its client mid-call', () => {
   describe.each([
     // A 2025-11-25 client over HTTP is not known to lack elicitation: the
     // question goes out on the call's stream and the SDK answers "method
-    // not found", which the call reports as BUSINESS_CLIENT_001.
-    http('v1', NO_ELICITATION),
+    // not found", which a confirmation reports as SECURITY_CONFIRMATION_001.
+    http('v1', CONFIRMATION_REFUSED),
     http('v2', CONFIRMATION_REFUSED),
-    // Over stdio the client's initialize declares what it can answer, but
-    // runCli's early greeting (src/cli.ts gives it `server`) drops that: the
-    // question goes out as over HTTP. See the it.fails below.
-    stdio('v1', NO_ELICITATION),
+    // Over stdio the client's initialize declares what it can answer (also
+    // when runCli's early greeting answers it): no question goes out.
+    stdio('v1', CONFIRMATION_REFUSED),
     stdio('v2', CONFIRMATION_REFUSED),
   ])('$label', (carrier) => {
     const db = () => database(carrier.sqlite());
@@ -458,66 +455,39 @@ describe('the sample asks its client mid-call', () => {
     });
   });
 
-  // Library bug: runCli's early answer to initialize (stdio-start.ts
-  // earlyGreeting) keeps the protocol version, not the client capabilities.
-  it.fails(
-    'stdio, SDK v1: refuses orders_delete with SECURITY_CONFIRMATION_001 to a client that declared no elicitation',
-    async () => {
-      const carrier = stdio('v1', CONFIRMATION_REFUSED);
-      const client = clientOf('v1', {}, []);
-      await carrier.connect(client);
-      try {
-        const created = await call(client, 'orders_create', {
-          name: 'x',
-          amount: 1,
-        });
-        const refused = await call(client, 'orders_delete', {
-          id: created.structured?.id,
-        });
-        expect(refused.text).toBe(CONFIRMATION_REFUSED);
-      } finally {
-        await client.close();
-      }
-    },
-  );
-
-  // Library issue: on SQLite every call waits its turn in @nestops/typeorm's
-  // call queue, and a 2025 call asks its question inside its turn, so other
-  // callers' calls wait for the user's answer.
-  it.fails(
-    'HTTP, SDK v1: other calls go on while a user thinks about a confirmation',
-    async () => {
-      const carrier = http('v1', NO_ELICITATION);
-      let answer!: () => void;
-      const thinking = new Promise<object>((done) => {
-        answer = () => done({ action: 'decline' });
+  // The confirmation is asked before the call's unit of work takes its
+  // turn on SQLite's one connection: other calls go on meanwhile.
+  it('HTTP, SDK v1: other calls go on while a user thinks about a confirmation', async () => {
+    const carrier = http('v1', CONFIRMATION_REFUSED);
+    let answer!: () => void;
+    const thinking = new Promise<object>((done) => {
+      answer = () => done({ action: 'decline' });
+    });
+    const asked: Asked[] = [];
+    const deciding = clientOf('v1', { elicit: () => thinking }, asked);
+    const other = clientOf('v1', {}, []);
+    await Promise.all([carrier.connect(deciding), carrier.connect(other)]);
+    try {
+      const created = await call(other, 'orders_create', {
+        name: 'x',
+        amount: 1,
       });
-      const asked: Asked[] = [];
-      const deciding = clientOf('v1', { elicit: () => thinking }, asked);
-      const other = clientOf('v1', {}, []);
-      await Promise.all([carrier.connect(deciding), carrier.connect(other)]);
-      try {
-        const created = await call(other, 'orders_create', {
-          name: 'x',
-          amount: 1,
-        });
-        const pending = call(deciding, 'orders_delete', {
-          id: created.structured?.id,
-        });
-        await vi.waitFor(() => expect(asked).toHaveLength(1));
-        const listed = await Promise.race([
-          call(other, 'orders_recent', {}).then(() => 'answered'),
-          new Promise((done) => setTimeout(() => done('still waiting'), 3000)),
-        ]);
-        answer();
-        await pending;
-        expect(listed).toBe('answered');
-      } finally {
-        answer();
-        await Promise.all([deciding.close(), other.close()]);
-      }
-    },
-  );
+      const pending = call(deciding, 'orders_delete', {
+        id: created.structured?.id,
+      });
+      await vi.waitFor(() => expect(asked).toHaveLength(1));
+      const listed = await Promise.race([
+        call(other, 'orders_recent', {}).then(() => 'answered'),
+        new Promise((done) => setTimeout(() => done('still waiting'), 3000)),
+      ]);
+      answer();
+      await pending;
+      expect(listed).toBe('answered');
+    } finally {
+      answer();
+      await Promise.all([deciding.close(), other.close()]);
+    }
+  });
 
   it.each(['v1', 'v2'] as const)(
     'HTTP, SDK %s: asks a zh-CN caller in Chinese',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Type, ValidationPipe } from '@nestjs/common';
+import type { Type } from '@nestjs/common';
 import { OperationException } from '../errors/operation.exception.js';
-import { dtoValidationPipe } from '../invocation/input/dto-validation-pipe.js';
+import { validationPipeOf } from '../invocation/input/dto-validation-pipe.js';
 import type { OperationDefinition } from '../interfaces/operation-contract.js';
 import type {
   AskOptions,
@@ -18,9 +18,6 @@ import type {
 const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
-
-/** One validation pipe per form, made on its first answer. */
-const formPipes = new WeakMap<Type<unknown>, ValidationPipe>();
 
 /**
  * The questions one call puts to its client through its carrier's
@@ -158,20 +155,11 @@ async function elicited<T>(
   if (action !== 'accept') {
     return { action: action as 'decline' | 'cancel' };
   }
-  const value = (await pipeOf(form).transform(content ?? {}, {
+  const value = (await validationPipeOf(form).transform(content ?? {}, {
     type: 'body',
     metatype: form,
   })) as T;
   return { action: 'accept', content: value };
-}
-
-function pipeOf(form: Type<unknown>): ValidationPipe {
-  let pipe = formPipes.get(form);
-  if (!pipe) {
-    pipe = dtoValidationPipe(form);
-    formPipes.set(form, pipe);
-  }
-  return pipe;
 }
 
 function unusable(question: string, detail: string): OperationException {

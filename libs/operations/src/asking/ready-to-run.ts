@@ -4,17 +4,20 @@ import { callPlanOf } from '../invocation/context/invocation-context.factory.js'
 import { questionsOf } from '../invocation/call/call-plan.js';
 import { confirmCall } from './confirmation.js';
 
+/** What `input` gives for input its operation's validation refuses. */
+export const INVALID_INPUT = Symbol('nestops:invalid-input');
+
 /**
- * What must hold before the method of the call of `context` runs: the
+ * What must hold before the call of `context` goes on past its guards: the
  * client can answer what the operation `requires` (else
  * `BUSINESS_CLIENT_001`, thrown), and the user confirmed the call where it
  * needs confirmation (recorded for the audit trail; rejects as
- * `confirmCall` does). Undefined when nothing is to wait for (no promise
- * for most calls).
+ * `confirmCall` does), asked with the validated `input()`. Undefined when
+ * nothing is to wait for (no promise for most calls).
  */
 export function readyToRun(
   context: unknown,
-  input: unknown,
+  input: () => Promise<unknown>,
 ): Promise<void> | undefined {
   const call = callPlanOf(context as InvocationContext);
   if (call === undefined) {
@@ -34,11 +37,12 @@ export function readyToRun(
   if (confirmation === undefined) {
     return undefined;
   }
-  return confirmCall(confirmation, questionsOf(call), input).then(
-    (confirmed) => {
-      if (confirmed) {
-        call.confirmed = true;
-      }
-    },
-  );
+  return input().then(async (value) => {
+    if (value === INVALID_INPUT) {
+      return; // The pipeline's validation fails the call, unasked.
+    }
+    if (await confirmCall(confirmation, questionsOf(call), value)) {
+      call.confirmed = true;
+    }
+  });
 }

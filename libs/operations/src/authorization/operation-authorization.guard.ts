@@ -1,6 +1,9 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { OperationException } from '../errors/operation.exception.js';
 import { getInvocationContext } from '../invocation/context/get-invocation-context.js';
+import type { InvocationContext } from '../interfaces/operation-contract.js';
+import { validationPipeOf } from '../invocation/input/dto-validation-pipe.js';
+import { INVALID_INPUT, readyToRun } from '../asking/ready-to-run.js';
 import {
   heldPermissions,
   type PermissionsOf,
@@ -37,6 +40,36 @@ export class OperationAuthorizationGuard implements CanActivate {
     if (policy && !(await policy(invocation))) {
       throw new OperationException('SECURITY_DENIED_002');
     }
+    // Last of the guards, before the interceptors (a transaction, SQLite's
+    // one connection): what the client must answer, the user's confirmation.
+    const ready = readyToRun(invocation, () =>
+      validatedInput(invocation, context),
+    );
+    if (ready) {
+      await ready;
+    }
     return true;
+  }
+}
+
+/** The call's input as its operation validates it; `INVALID_INPUT` when it does not. */
+async function validatedInput(
+  invocation: InvocationContext,
+  context: ExecutionContext,
+): Promise<unknown> {
+  const { input } = invocation.operation;
+  const body: unknown = context
+    .switchToHttp()
+    .getRequest<{ body?: unknown }>().body;
+  if (!input) {
+    return body;
+  }
+  try {
+    return await validationPipeOf(input).transform(body, {
+      type: 'body',
+      metatype: input,
+    });
+  } catch {
+    return INVALID_INPUT;
   }
 }

@@ -20,3 +20,16 @@ export function dtoValidationPipe(type: Type<unknown>): ValidationPipe {
       OperationException.invalid(violationsOf(errors)),
   });
 }
+
+/** One pipe per DTO class, made when first asked. */
+const pipes = new WeakMap<Type<unknown>, ValidationPipe>();
+
+/** `dtoValidationPipe(type)`, made once per class. */
+export function validationPipeOf(type: Type<unknown>): ValidationPipe {
+  let pipe = pipes.get(type);
+  if (!pipe) {
+    pipe = dtoValidationPipe(type);
+    pipes.set(type, pipe);
+  }
+  return pipe;
+}

@@ -20,7 +20,6 @@ import { dtoValidationPipe } from '../input/dto-validation-pipe.js';
 import type { OperationResponse } from './operation-response.js';
 import { filteredException } from './operation-filters.js';
 import { markReturned } from '../output/reshaped-result.js';
-import { readyToRun } from '../../asking/ready-to-run.js';
 import {
   CONTEXT_ARGUMENT,
   CONTEXT_OPTIONS,
@@ -255,11 +254,6 @@ export class OperationPipeline {
           pipeInput(request.body, app),
           applyPipes(invocationOf(request), CONTEXT_ARGUMENT, app),
         ]);
-        // What the client must answer, and the user's confirmation, first.
-        const confirming = readyToRun(context, value);
-        if (confirming) {
-          await confirming;
-        }
         const method = this[methodName] as (...params: unknown[]) => unknown;
         const params = request[PARAMS];
         if (!params) {
