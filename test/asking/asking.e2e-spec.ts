@@ -32,8 +32,10 @@ function v1Client(answer: (asked: Asked) => object, asked: Asked[]): ClientV1 {
 }
 
 function v2Client(answer: (asked: Asked) => object, asked: Asked[]): ClientV2 {
+  // 2026-07-28 where the server offers it (the SDK's default is 2025-11-25).
   const client = new ClientV2(CLIENT_INFO, {
     capabilities: { elicitation: {} },
+    versionNegotiation: { mode: 'auto' },
   });
   client.setRequestHandler('elicitation/create', (request) => {
     asked.push(request.params as unknown as Asked);
@@ -75,6 +77,7 @@ describe('asking the user mid-call', () => {
     }
 
     it('deletes only after the user accepts, asking with the default question', async () => {
+      AUDIT.length = 0;
       const asked: Asked[] = [];
       const client = await connect(confirmOnly('accept'), asked);
       const result = await client.callTool({
@@ -86,6 +89,17 @@ describe('asking the user mid-call', () => {
       expect(result.structuredContent).toEqual({ deleted: 3 });
       expect(app.store.rows.has(3)).toBe(false);
       expect(app.store.runs.delete).toBe(1);
+      // v2 asks in 2026-07-28: a first round answered input_required, then the retry.
+      expect(
+        AUDIT.map(({ outcome, protocolVersion }) => [outcome, protocolVersion]),
+      ).toEqual(
+        sdk === 'v1'
+          ? [['ok', '2025-11-25']]
+          : [
+              ['INTERNAL_INPUT_001', '2026-07-28'],
+              ['ok', '2026-07-28'],
+            ],
+      );
       expect(asked).toEqual([
         {
           message: 'Confirm: items.delete (id: 3)?',
@@ -151,7 +165,10 @@ describe('asking the user mid-call', () => {
       const client =
         sdk === 'v1'
           ? new ClientV1(CLIENT_INFO, { capabilities: {} })
-          : new ClientV2(CLIENT_INFO, { capabilities: {} });
+          : new ClientV2(CLIENT_INFO, {
+              capabilities: {},
+              versionNegotiation: { mode: 'auto' },
+            });
       await client.connect(
         sdk === 'v1' ? new HttpV1(url()) : (new HttpV2(url()) as never),
       );
