@@ -11,9 +11,10 @@ import {
 
 /**
  * Enforces an operation's `permission` and `policy` contract after the app's own guards
- * have authenticated the caller. The principal's permissions are the app's
- * `permissionsOf` of it, else its `permissions` property (an array or set
- * of strings).
+ * have authenticated the caller, then what it asks before it runs (what the
+ * client must answer, the user's confirmation). The principal's permissions
+ * are the app's `permissionsOf` of it, else its `permissions` property (an
+ * array or set of strings).
  */
 export class OperationAuthorizationGuard implements CanActivate {
   constructor(private readonly permissionsOf?: PermissionsOf) {}
