@@ -327,7 +327,8 @@ describe('the sample orders as resources over HTTP', () => {
     // --strict checks tool schemas only (the Inspector allows it with tools/list).
     const strict = await inspector('--method', 'tools/list', '--strict');
     expect(strict.stderr).not.toMatch(/error/i);
-  });
+    // Six Inspector processes, one after the other: about 3 s each, 6 s on a busy machine.
+  }, 120_000);
 });
 
 describe('the sample orders as resources over stdio (the mcp command)', () => {
