@@ -29,10 +29,11 @@ export {
 } from './invocation/context/get-invocation-context.js';
 export type { InvocationContext } from './interfaces/operation-contract.js';
 export type { InvocationResult } from './invocation/call/invocation-options.interface.js';
-export type { OperationAsks } from './interfaces/operation-contract.js';
 export type {
   AskOptions,
   ClientCapability,
+  ClientQuestions,
+  OperationAsks,
   ClientRoot,
   Elicited,
   SampledMessage,

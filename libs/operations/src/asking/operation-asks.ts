@@ -1,10 +1,7 @@
 import type { Type } from '@nestjs/common';
-import type {
-  OperationAsks,
-  OperationOptions,
-} from '../interfaces/operation-contract.js';
+import type { OperationOptions } from '../interfaces/operation-contract.js';
 import type { OperationSchemaFactory } from '../schema/operation-schema.factory.js';
-import type { ClientCapability } from './client-questions.js';
+import type { ClientCapability, OperationAsks } from './client-questions.js';
 import { elicitationSchemaOf } from './elicitation-schema.js';
 
 const REQUIRABLE: readonly ClientCapability[] = [

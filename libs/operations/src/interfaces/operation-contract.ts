@@ -1,15 +1,11 @@
-// The types of an operation's contract, which refer to each other: the
-// options of `@Operation()`, the definition discovered from them, and the
-// context of one call (its policy reads it; it names its definition).
+// The types of an operation's contract, which refer to each other: its options,
+// its definition, and the context of one call (its policy reads it).
 import type { Type } from '@nestjs/common';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
 import type {
   ClientCapability,
-  ClientRoot,
-  Elicited,
-  AskOptions,
-  SampledMessage,
-  SamplingRequest,
+  ClientQuestions,
+  OperationAsks,
 } from '../asking/client-questions.js';
 
 /**
@@ -237,21 +233,6 @@ export interface OperationDefinition {
 }
 
 /**
- * What an operation says it asks its client (`@Operation({ confirm,
- * elicits, requires })`), as discovered.
- *
- * @publicApi
- */
-export interface OperationAsks {
-  /** Whether each call is confirmed by the user; undefined: the app's default. */
-  readonly confirm: boolean | undefined;
-  /** The forms it may ask for: each DTO class with its elicitation `requestedSchema`. */
-  readonly elicits: ReadonlyMap<Type<unknown>, JsonSchema>;
-  /** What the client must be able to answer for a call to run. */
-  readonly requires: readonly ClientCapability[];
-}
-
-/**
  * The unit of work of an operation's calls, resolved from `transaction`:
  * `false` for none, otherwise one transaction per call.
  */
@@ -267,7 +248,7 @@ export type TransactionSetting = OperationDefinition['transaction'];
  *
  * @publicApi
  */
-export interface InvocationContext {
+export interface InvocationContext extends ClientQuestions {
   /** The carrier the call came in on. */
   readonly carrier: Carrier;
   /** The MCP tool name or CLI command that was called. */
@@ -297,44 +278,6 @@ export interface InvocationContext {
    * REST) it does nothing.
    */
   reportProgress(progress: number, total?: number, message?: string): void;
-  /**
-   * Asks the person at the client to fill in a form, the DTO class `form`
-   * (listed in the operation's `elicits`), with `message` saying why:
-   * `accept` gives the answer validated as the DTO. Over MCP 2025 it is an
-   * `elicitation/create` request during the call; in 2026-07-28 the call
-   * answers `input_required` and runs again from the start with the answer
-   * (its first run's transaction rolled back). A client that cannot ask
-   * fails the call with `BUSINESS_CLIENT_001`.
-   */
-  elicit<T>(
-    form: Type<T>,
-    message: string,
-    options?: AskOptions,
-  ): Promise<Elicited<T>>;
-  /**
-   * Asks the person at the client to open `url` (a page of the app's, for
-   * what must not pass through the client: a credential, a payment) and
-   * says when they accepted, declined or cancelled. The page's own
-   * outcome is the app's to check.
-   */
-  elicitUrl(
-    url: string,
-    message: string,
-    options?: AskOptions,
-  ): Promise<{ readonly action: 'accept' | 'decline' | 'cancel' }>;
-  /** Asks the client's model for a message (MCP's `sampling/createMessage`). */
-  sample(
-    request: SamplingRequest,
-    options?: AskOptions,
-  ): Promise<SampledMessage>;
-  /** The folders the client shares (MCP's `roots/list`). */
-  roots(options?: AskOptions): Promise<readonly ClientRoot[]>;
-  /**
-   * Whether the client said it can answer `capability`; undefined where
-   * the carrier does not know (MCP 2025 over HTTP: the question is then
-   * put, and fails the call if the client cannot answer it).
-   */
-  canAsk(capability: ClientCapability): boolean | undefined;
   /**
    * A log message for the caller: over MCP a `notifications/message` when
    * the client asked for `level` or a lower one; otherwise the app's
