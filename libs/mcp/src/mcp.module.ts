@@ -31,6 +31,7 @@ import { Revision2025Handler } from './protocol/revision-2025.handler.js';
 import { McpTools } from './protocol/mcp-tools.js';
 import { McpAsking } from './asking/mcp-asking.js';
 import { McpCallInvoker } from './protocol/call-invocation.js';
+import { TASK_PROVIDERS } from './tasks/task-providers.js';
 import { McpPrompts } from './protocol/mcp-prompts.js';
 import { McpCompletions } from './protocol/mcp-completions.js';
 import { McpPromptCatalogue } from './prompts/mcp-prompt.catalogue.js';
@@ -88,6 +89,7 @@ import { McpAuthGuardRef } from './auth/outer-authenticator.js';
     McpAnswerWriter,
     McpAsking,
     McpCallInvoker,
+    ...TASK_PROVIDERS,
     McpTools,
     McpPromptCatalogue,
     McpPrompts,

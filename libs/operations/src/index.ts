@@ -11,9 +11,12 @@ export { Operation } from './operation.decorator.js';
 export type {
   Carrier,
   OperationOptions,
+  OperationTaskSupport,
+} from './interfaces/operation-contract.js';
+export type {
   OperationResource,
   OperationResourceOptions,
-} from './interfaces/operation-contract.js';
+} from './interfaces/operation-resource.interface.js';
 export type { OperationDefinition } from './interfaces/operation-contract.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';
 export { JSONSchema } from './schema/json-schema.decorator.js';

@@ -229,6 +229,15 @@ export function createOperationDefinition(
     `Operation '${options.id}' (${source})`,
     invalid,
   );
+  if (
+    options.task !== undefined &&
+    options.task !== 'optional' &&
+    options.task !== 'required'
+  ) {
+    throw invalid(
+      `task must be 'optional' or 'required' (got ${JSON.stringify(options.task)}).`,
+    );
+  }
   const definition: OperationDefinition = Object.freeze({
     id: options.id,
     resource: parsed.resource,
@@ -244,6 +253,7 @@ export function createOperationDefinition(
     semantics,
     ...(asResource ? { asResource } : {}),
     ...(asks ? { asks } : {}),
+    ...(options.task !== undefined ? { task: options.task } : {}),
     input,
     output,
     inputSchema,

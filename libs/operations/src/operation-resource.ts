@@ -1,7 +1,5 @@
-import type {
-  OperationOptions,
-  OperationResource,
-} from './interfaces/operation-contract.js';
+import type { OperationOptions } from './interfaces/operation-contract.js';
+import type { OperationResource } from './interfaces/operation-resource.interface.js';
 import type { JsonSchema } from './schema/json-schema.interface.js';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;

@@ -23,6 +23,7 @@ import type { DataSource } from 'typeorm';
 import { type CallQueue, callQueueOf } from './call-queue.js';
 import { CALL_STATE, type CallState } from './call-scoped.adapter.js';
 import { waitForLocksAsynchronously } from './sqlite-lock-wait.js';
+import { recordCommitted } from './committed-results.js';
 import { UNIT_OF_WORK_METADATA } from './unit-of-work.decorator.js';
 
 /** HTTP methods that read only: no transaction unless `@UnitOfWork()` asks. */
@@ -109,6 +110,12 @@ export class TransactionInterceptor implements NestInterceptor {
           // given up before it is rolled back.
           if (!unitOfWork.beginCommit()) {
             throw invocation.signal.reason;
+          }
+          // A task's result commits with its writes: a later run finds it.
+          const key = unitOfWork.onceKey;
+          if (key !== undefined) {
+            const json = unitOfWork.finalJson() ?? 'null';
+            await recordCommitted(this.txHost.tx, key, json);
           }
         });
       };

@@ -11,6 +11,8 @@ import { ClsModule, ClsService } from 'nestjs-cls';
 import type { DataSource } from 'typeorm';
 import { CallScopedTypeOrmAdapter } from './call-scoped.adapter.js';
 import { TransactionInterceptor } from './transaction.interceptor.js';
+import { COMMITTED_RESULTS } from '@nestops/operations/internal';
+import { TypeOrmCommittedResults } from './committed-results.js';
 
 /**
  * Options of `UnitOfWorkModule.forRoot`.
@@ -61,6 +63,8 @@ export class UnitOfWorkModule {
     const dataSourceToken = getDataSourceToken(name);
     return {
       module: UnitOfWorkModule,
+      // Its committed results are what a task engine reads (McpModule's).
+      global: true,
       imports: [
         ...(options.registerClsModule === false
           ? []
@@ -88,7 +92,14 @@ export class UnitOfWorkModule {
             dataSourceToken,
           ],
         },
+        {
+          provide: COMMITTED_RESULTS,
+          useFactory: (dataSource: DataSource) =>
+            new TypeOrmCommittedResults(dataSource),
+          inject: [dataSourceToken],
+        },
       ],
+      exports: [COMMITTED_RESULTS],
     };
   }
 }

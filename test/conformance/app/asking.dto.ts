@@ -6,6 +6,7 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsOptional,
   IsString,
 } from 'class-validator';
 
@@ -124,4 +125,21 @@ export class ColorForm {
 export class PromptContextForm {
   @IsString()
   context!: string;
+}
+
+/** `confirm_delete`'s question. */
+export class ConfirmForm {
+  @IsBoolean()
+  confirm!: boolean;
+}
+
+/** `multi_input`'s two questions, each answered with both fields. */
+export class PartialForm {
+  @IsOptional()
+  @IsString()
+  name?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  confirm?: boolean;
 }

@@ -7,6 +7,7 @@ import { ConformanceResourcesService } from './conformance-resources.service';
 import { DiagnosticToolsService } from './diagnostic-tools.service';
 import { DiagnosticPromptsService } from './diagnostic-prompts.service';
 import { InputRequiredToolsService } from './input-required-tools.service';
+import { TasksToolsService } from './tasks-tools.service';
 
 /**
  * The secret the fixture seals its 2026-07-28 `requestState` with. A real
@@ -59,6 +60,13 @@ const STATE_KEY = 'conformance-fixture-request-state-key-0123456789';
         'input-required.multi-round': 'test_input_required_result_multi_round',
         'input-required.capabilities':
           'test_input_required_result_capabilities',
+        'tasks.greet': 'greet',
+        'tasks.slow-compute': 'slow_compute',
+        'tasks.failing-job': 'failing_job',
+        'tasks.protocol-error-job': 'protocol_error_job',
+        'tasks.confirm-delete': 'confirm_delete',
+        'tasks.multi-input': 'multi_input',
+        'tasks.with-task': 'test_tool_with_task',
       },
     }),
   ],
@@ -70,6 +78,7 @@ const STATE_KEY = 'conformance-fixture-request-state-key-0123456789';
     ConformanceResourcesService,
     AskingToolsService,
     InputRequiredToolsService,
+    TasksToolsService,
   ],
 })
 export class ConformanceModule {}

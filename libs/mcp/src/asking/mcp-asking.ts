@@ -12,7 +12,7 @@ import {
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import type { McpCall } from '../protocol/mcp-call.js';
-import { callerOf } from '../transports/http/http-caller.js';
+import { callerOfCall } from '../transports/http/http-caller.js';
 import { missingCapabilities } from './client-capabilities.js';
 import { InputAsker } from './input-asker.js';
 import { InputRound } from './input-round.js';
@@ -30,6 +30,8 @@ export class InputRequired {
 /** One call's questions to its client: its asker, and what its result becomes. */
 export interface CallAsking {
   readonly asker: CallAsker;
+  /** The answers the request brought (2026-07-28's earlier rounds), by key. */
+  readonly answers: ReadonlyMap<string, unknown>;
   /** The call's result, or the questions it stopped at (2026-07-28). */
   settle(result: InvocationResult): InvocationResult | InputRequired;
 }
@@ -87,7 +89,7 @@ export class McpAsking implements OnApplicationBootstrap {
     const { request } = call;
     if (request.revision !== '2026' || request.meta === undefined) {
       const asker = new StreamAsker(call);
-      return { asker, settle: (result) => result };
+      return { asker, answers: new Map(), settle: (result) => result };
     }
     const capabilities = request.meta.clientCapabilities;
     const missing = missingCapabilities(
@@ -106,6 +108,7 @@ export class McpAsking implements OnApplicationBootstrap {
     const asker = new InputAsker(capabilities, round.answers);
     return {
       asker,
+      answers: round.answers,
       settle: (result) => {
         if (
           asker.asked.size === 0 ||
@@ -134,12 +137,6 @@ export class McpAsking implements OnApplicationBootstrap {
 
   /** Who calls, as a 2025 HTTP session is keyed: principal, credentials, else address. */
   private callerOf(call: McpCall): string {
-    const { caller } = call.transport;
-    return callerOf(
-      caller.principal,
-      this.settings.telemetry.principalId,
-      caller.headers as Record<string, string | undefined>,
-      caller.request?.ip,
-    );
+    return callerOfCall(call, this.settings.telemetry.principalId);
   }
 }

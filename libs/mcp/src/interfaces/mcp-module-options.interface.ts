@@ -2,6 +2,7 @@ import type { CanActivate, Type } from '@nestjs/common';
 import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 import type { McpAskingOptions } from './mcp-asking-options.interface.js';
+import type { McpTasksOptions } from './mcp-tasks-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -143,4 +144,10 @@ export interface McpModuleOptions {
    * question's `requestState`, its expiry, and which operations confirm.
    */
   asking?: McpAskingOptions;
+  /**
+   * How operations with `@Operation({ task })` run as MCP tasks: the
+   * engine (in memory, or BullMQ on `redis`), how long a task is kept, the
+   * polling interval suggested to clients.
+   */
+  tasks?: McpTasksOptions;
 }

@@ -85,6 +85,12 @@ export interface McpAuditEvent {
   readonly transport: 'http' | 'stdio';
   /** The MCP protocol version of the call, where the carrier knows it; else null. */
   readonly protocolVersion: string | null;
+  /**
+   * The task the call created or ran (`@Operation({ task })`): the
+   * `tools/call` that created it has the outcome `INTERNAL_TASK_001`, the
+   * task's own run the outcome of its call. Absent for other calls.
+   */
+  readonly taskId?: string;
   /** The call's `arguments`, only under `auditArguments`. */
   readonly arguments?: unknown;
 }

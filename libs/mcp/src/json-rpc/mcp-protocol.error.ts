@@ -175,6 +175,29 @@ export class McpProtocolError extends Error {
     );
   }
 
+  /**
+   * @internal A task method naming no task this caller has: unknown,
+   * expired, or another caller's (answered alike).
+   */
+  static unknownTask(taskId: unknown): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      'PROTOCOLS_NOTFOUND_006',
+      typeof taskId === 'string'
+        ? `Unknown task: ${JSON.stringify(taskId.slice(0, 200))}.`
+        : 'Invalid params: a task method needs a string "taskId".',
+    );
+  }
+
+  /** @internal A task method whose params are malformed. */
+  static invalidTaskParams(reason: string): McpProtocolError {
+    return new McpProtocolError(
+      JSON_RPC_INVALID_PARAMS,
+      'PROTOCOLS_VALIDATION_014',
+      `Invalid params: ${reason}.`,
+    );
+  }
+
   /** @internal A 2026 request whose HTTP headers are missing or disagree with its body. */
   static headerMismatch(reason: string): McpProtocolError {
     return new McpProtocolError(

@@ -52,6 +52,13 @@ describe('resolveMcpOptions', () => {
           principalId: defaultPrincipalId,
         },
         asking: { stateKeys: [], stateTtl: 600_000, runUnconfirmed: false },
+        tasks: {
+          engine: 'memory',
+          ttl: 3_600_000,
+          pollInterval: 1000,
+          queueName: 'nestops-mcp-tasks',
+          concurrency: 4,
+        },
       });
     });
 
@@ -122,6 +129,7 @@ describe('resolveMcpOptions', () => {
           confirm: 'destructive',
           runUnconfirmed: true,
         },
+        tasks: { ttl: 60_000, pollInterval: 250, concurrency: 2 },
       });
 
       expect(settings).toEqual({
@@ -147,6 +155,13 @@ describe('resolveMcpOptions', () => {
           stateTtl: 60_000,
           confirm: 'destructive',
           runUnconfirmed: true,
+        },
+        tasks: {
+          engine: 'memory',
+          ttl: 60_000,
+          pollInterval: 250,
+          queueName: 'nestops-mcp-tasks',
+          concurrency: 2,
         },
       });
       expect(
@@ -245,6 +260,17 @@ describe('resolveMcpOptions', () => {
         );
       },
     );
+
+    it.each([
+      [{ engine: 'kafka' }, "tasks.engine must be 'memory' or 'bullmq'"],
+      [{ engine: 'bullmq' }, "tasks.engine 'bullmq' needs the redis option"],
+      [{ ttl: 0 }, 'tasks.ttl must be a positive whole number'],
+      [{ pollInterval: 1.5 }, 'tasks.pollInterval must be a positive'],
+      [{ concurrency: -1 }, 'tasks.concurrency must be a positive'],
+      [{ queueName: 'a b' }, 'tasks.queueName must be 1 to 100'],
+    ])('refuses tasks %j, saying why', (tasks, problem) => {
+      expect(problemOf({ tasks } as never)).toContain(problem);
+    });
 
     it('names the tool whose name is not a string', () => {
       expect(problemOf({ tools: { 'orders.create': 5 } })).toContain(

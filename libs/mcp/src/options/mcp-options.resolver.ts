@@ -1,5 +1,6 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import { resolveAskingOptions } from '../asking/asking-options.resolver.js';
+import { resolveTasksOptions } from '../tasks/tasks-options.resolver.js';
 import { INPUT_LIMITS } from '@nestops/operations/internal';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpServerDefaults, McpSettings } from './mcp-settings.js';
@@ -146,6 +147,11 @@ export function resolveMcpOptions(
   const telemetry = resolveTelemetryOptions(options.telemetry, problems);
   const redis = resolveRedisOptions(options.redis, problems);
   const asking = resolveAskingOptions(options.asking, problems);
+  const tasks = resolveTasksOptions(
+    options.tasks,
+    redis !== undefined,
+    problems,
+  );
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -166,6 +172,7 @@ export function resolveMcpOptions(
     telemetry,
     redis,
     asking,
+    tasks,
   });
 }
 

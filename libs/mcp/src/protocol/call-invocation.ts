@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { InvocationResult } from '@nestops/operations';
 import {
-  type CallAsker,
+  type CallHooks,
   OPERATION_KIND,
   type OperationDefinition,
   OperationInvoker,
@@ -29,7 +29,9 @@ export class McpCallInvoker {
   /**
    * Runs `definition` (of `kind`, an operation by default) on `target`
    * with `input`; in 2026-07-28 the result may be the questions the call
-   * stopped at (`InputRequired`).
+   * stopped at (`InputRequired`). With `later`, the call stops once it is
+   * ready to run and `later` gets the answers so far (a task is made of
+   * it): it then fails with `INTERNAL_TASK_001`.
    */
   async invoke(
     call: McpCall,
@@ -37,10 +39,15 @@ export class McpCallInvoker {
     target: string,
     input: unknown,
     kind: string = OPERATION_KIND,
+    later?: (answers: ReadonlyMap<string, unknown>) => Promise<string>,
   ): Promise<InvocationResult | InputRequired> {
     const asking = this.asking.begin(call, definition, target, input);
+    const runLater = later && (() => later(asking.answers));
     return asking.settle(
-      await this.run(call, definition, target, input, kind, asking.asker),
+      await this.run(call, definition, target, input, kind, {
+        asker: asking.asker,
+        runLater,
+      }),
     );
   }
 
@@ -51,7 +58,7 @@ export class McpCallInvoker {
     target: string,
     input: unknown,
   ): Promise<InvocationResult> {
-    return this.run(call, definition, target, input, 'completer', undefined);
+    return this.run(call, definition, target, input, 'completer', {});
   }
 
   private async run(
@@ -60,7 +67,7 @@ export class McpCallInvoker {
     target: string,
     input: unknown,
     kind: string,
-    asker: CallAsker | undefined,
+    extra: Pick<CallHooks, 'asker' | 'runLater'>,
   ): Promise<InvocationResult> {
     const { params } = call.request;
     const { caller } = call.transport;
@@ -78,7 +85,7 @@ export class McpCallInvoker {
       responseStream: call.stream,
       reporter: mcpCallReporter(params, call.logLevel, call.stream),
       observe: call.observer?.observe,
-      asker,
+      ...extra,
     };
     const result = await (kind === OPERATION_KIND
       ? this.invoker.invoke(definition.id, options, hooks)

@@ -36,6 +36,8 @@ export type McpGreetingSettings = Pick<
 > & {
   /** The features the app has beyond tools and logging; none when absent. */
   readonly features?: readonly McpServerFeature[];
+  /** Whether operations run as tasks (2026-07-28's tasks extension). */
+  readonly taskSupport?: boolean;
 };
 
 /** Fields every 2026 result carries. */
@@ -119,7 +121,12 @@ export function discoverResult(settings: McpGreetingSettings): object {
   const { instructions } = settings;
   return modernResult(settings, {
     supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
-    capabilities: capabilitiesOf(settings.features),
+    capabilities: {
+      ...capabilitiesOf(settings.features),
+      ...(settings.taskSupport
+        ? { extensions: { 'io.modelcontextprotocol/tasks': {} } }
+        : {}),
+    },
     ...(instructions ? { instructions } : {}),
     // Nothing in it depends on who asks.
     ...cacheHints(settings, true),

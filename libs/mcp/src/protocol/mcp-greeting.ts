@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { OperationRegistry } from '@nestops/operations/internal';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
 import { McpResourceCatalogue } from '../resources/mcp-resource.catalogue.js';
 import type { McpGreetingSettings, McpServerFeature } from './greeting.js';
@@ -19,15 +20,20 @@ export class McpGreeting {
     private readonly prompts: McpPromptCatalogue,
     private readonly completions: McpCompletions,
     private readonly resources: McpResourceCatalogue,
+    private readonly registry: OperationRegistry,
   ) {}
 
   /** The greeting settings, features included. */
   get(): McpGreetingSettings {
     if (!this.current) {
       const features = this.features();
+      const taskSupport = this.registry
+        .exposedOn('mcp')
+        .some((operation) => operation.task !== undefined);
       this.current = {
         ...this.settings,
         ...(features.length > 0 ? { features } : {}),
+        ...(taskSupport ? { taskSupport } : {}),
       };
     }
     return this.current;

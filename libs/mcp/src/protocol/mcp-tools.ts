@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OperationMessages } from '@nestops/operations/internal';
+import {
+  OPERATION_KIND,
+  type OperationDefinition,
+  OperationMessages,
+} from '@nestops/operations/internal';
+import { McpTasks } from '../tasks/mcp-tasks.js';
+import type { TaskRecord } from '../tasks/task-record.js';
 import { McpProtocolError } from '../json-rpc/mcp-protocol.error.js';
 import type { McpCall } from './mcp-call.js';
 import { MCP_SETTINGS, type McpSettings } from '../options/mcp-settings.js';
@@ -21,6 +27,7 @@ export class McpTools {
     private readonly calls: McpCallInvoker,
     private readonly messages: OperationMessages,
     private readonly writer: McpAnswerWriter,
+    private readonly tasks: McpTasks,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -71,9 +78,45 @@ export class McpTools {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw McpProtocolError.argumentsNotObject();
     }
-    const result = await this.calls.invoke(call, entry.operation, name, input);
+    const { operation } = entry;
+    if (this.tasks.runsAsTask(call, operation)) {
+      return this.task(call, operation, name, input);
+    }
+    const result = await this.calls.invoke(call, operation, name, input);
     return result instanceof InputRequired
       ? result.result
       : this.writer.toolResult(result, revision);
+  }
+
+  /**
+   * A call that runs as a task once it is ready to run (its guards,
+   * validation and confirmation passed): answered with the task made;
+   * a call refused or stopped at a question before is answered as such.
+   */
+  private async task(
+    call: McpCall,
+    operation: OperationDefinition,
+    name: string,
+    input: object,
+  ): Promise<RawJson | object> {
+    let task: TaskRecord | undefined;
+    const result = await this.calls.invoke(
+      call,
+      operation,
+      name,
+      input,
+      OPERATION_KIND,
+      async (answers) => {
+        task = await this.tasks.create(call, name, operation, input, answers);
+        return task.id;
+      },
+    );
+    if (result instanceof InputRequired) {
+      return result.result;
+    }
+    if (task !== undefined && !result.ok) {
+      return this.tasks.created(task);
+    }
+    return this.writer.toolResult(result, '2026');
   }
 }

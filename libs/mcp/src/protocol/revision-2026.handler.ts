@@ -7,12 +7,14 @@ import { McpTools } from './mcp-tools.js';
 import { McpPrompts } from './mcp-prompts.js';
 import { McpCompletions } from './mcp-completions.js';
 import { McpResources, RESOURCE_METHODS } from './mcp-resources.js';
+import { McpTasks, TASK_METHODS } from '../tasks/mcp-tasks.js';
 
 /**
  * A stateless 2026-07-28 request, its `_meta` already read and its carrier's
  * checks passed: `server/discover`, `tools/list`, `tools/call`,
  * `prompts/list`, `prompts/get`, `completion/complete` (and in an app with
- * resources `resources/list`, `resources/templates/list`, `resources/read`),
+ * resources `resources/list`, `resources/templates/list`, `resources/read`;
+ * with task operations `tasks/get`, `tasks/update`, `tasks/cancel`),
  * each result
  * with `resultType: "complete"`; any other method (`initialize`, `ping` and
  * `logging/setLevel`, whose level a 2026 call names in its own `_meta`,
@@ -27,6 +29,7 @@ export class Revision2026Handler {
     private readonly prompts: McpPrompts,
     private readonly completions: McpCompletions,
     private readonly resources: McpResources,
+    private readonly tasks: McpTasks,
   ) {}
 
   answer(call: McpCall): unknown {
@@ -46,6 +49,12 @@ export class Revision2026Handler {
       default:
         if (RESOURCE_METHODS.has(call.request.method)) {
           return this.resources.answer(call);
+        }
+        if (
+          TASK_METHODS.has(call.request.method) &&
+          this.greeting.get().taskSupport
+        ) {
+          return this.tasks.answer(call);
         }
         throw McpProtocolError.methodNotFound(call.request.method);
     }

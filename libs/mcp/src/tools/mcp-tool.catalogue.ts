@@ -145,15 +145,21 @@ export class McpToolCatalogue implements OnApplicationBootstrap {
   /**
    * The tool list in `locale` ordered by name (code-unit order), the same
    * order whatever order the operations were discovered in: what 2026
-   * callers get, so their caches and prompt caches see one list.
+   * callers get, so their caches and prompt caches see one list. A task
+   * operation's tool says so (`execution.taskSupport`).
    */
   toolsByName(locale: string): readonly McpTool[] {
     let list = this.ordered.get(locale);
     if (!list) {
       list = Object.freeze(
-        [...this.tools(locale)].sort((a, b) =>
-          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-        ),
+        [...this.tools(locale)]
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          .map((tool) => {
+            const task = this.find(tool.name)?.operation.task;
+            return task === undefined
+              ? tool
+              : Object.freeze({ ...tool, execution: { taskSupport: task } });
+          }),
       );
       this.ordered.set(locale, list);
     }

@@ -25,6 +25,8 @@ export interface McpTool {
   };
   /** `{ "nestops/confirmation": "required" }` when each call asks the user to confirm it first. */
   readonly _meta?: Readonly<Record<string, unknown>>;
+  /** Whether a call may run as a task (`@Operation({ task })`); in 2026-07-28 lists only. */
+  readonly execution?: { readonly taskSupport: 'optional' | 'required' };
 }
 
 /** Behaviour hints of a tool (MCP `ToolAnnotations`). */

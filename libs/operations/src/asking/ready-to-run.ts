@@ -12,8 +12,10 @@ export const INVALID_INPUT = Symbol('nestops:invalid-input');
  * client can answer what the operation `requires` (else
  * `BUSINESS_CLIENT_001`, thrown), and the user confirmed the call where it
  * needs confirmation (recorded for the audit trail; rejects as
- * `confirmCall` does), asked with the validated `input()`. Undefined when
- * nothing is to wait for (no promise for most calls).
+ * `confirmCall` does), asked with the validated `input()`. A call its
+ * carrier runs later (`runLater`, a task) then stops with
+ * `INTERNAL_TASK_001`. Undefined when nothing is to wait for (no promise
+ * for most calls).
  */
 export function readyToRun(
   context: unknown,
@@ -34,15 +36,23 @@ export function readyToRun(
     }
   }
   const confirmation = call.confirmation;
-  if (confirmation === undefined) {
+  const runLater = call.hooks?.runLater;
+  if (confirmation === undefined && runLater === undefined) {
     return undefined;
   }
   return input().then(async (value) => {
     if (value === INVALID_INPUT) {
       return; // The pipeline's validation fails the call, unasked.
     }
-    if (await confirmCall(confirmation, questionsOf(call), value)) {
+    if (
+      confirmation !== undefined &&
+      (await confirmCall(confirmation, questionsOf(call), value))
+    ) {
       call.confirmed = true;
+    }
+    if (runLater !== undefined) {
+      const taskId = await runLater();
+      throw new OperationException('INTERNAL_TASK_001', { taskId });
     }
   });
 }

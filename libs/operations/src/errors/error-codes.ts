@@ -26,6 +26,7 @@ export const OPERATION_ERRORS = {
   INTERNAL_TIMEOUT_001: 'The operation did not finish within {seconds} s.',
   INTERNAL_CANCELLED_001: 'The call was cancelled.',
   INTERNAL_INPUT_001: 'The call stopped to ask its client: {questions}.',
+  INTERNAL_TASK_001: 'The call goes on as task {taskId}.',
   INTERNAL_ERROR_001:
     'An unexpected error occurred (correlation id {correlationId}).',
   INTERNAL_ERROR_002: '{detail}',

@@ -109,6 +109,7 @@ const ZH_CN: LibraryCatalogue = {
     INTERNAL_TIMEOUT_001: '操作未能在 {seconds} 秒内完成。',
     INTERNAL_CANCELLED_001: '调用已取消。',
     INTERNAL_INPUT_001: '调用已暂停，等待客户端答复：{questions}。',
+    INTERNAL_TASK_001: '调用转为任务 {taskId} 继续运行。',
     INTERNAL_ERROR_001: '发生意外错误（关联 ID {correlationId}）。',
     INTERNAL_ERROR_002: '{detail}',
     INTERNAL_UNAVAILABLE_001: '服务暂时不可用，请稍后重试。',

@@ -7,6 +7,10 @@ import type {
   ClientQuestions,
   OperationAsks,
 } from '../asking/client-questions.js';
+import type {
+  OperationResource,
+  OperationResourceOptions,
+} from './operation-resource.interface.js';
 
 /**
  * What calls an operation through `OperationInvoker`: `mcp` (Model Context
@@ -16,6 +20,13 @@ import type {
  * @publicApi
  */
 export type Carrier = 'mcp' | 'cli';
+
+/**
+ * How an operation runs as a task (`OperationOptions.task`).
+ *
+ * @publicApi
+ */
+export type OperationTaskSupport = 'optional' | 'required';
 
 /** Lifecycle of an operation (`OperationOptions.stability`). */
 export type OperationStability = NonNullable<OperationOptions['stability']>;
@@ -120,6 +131,14 @@ export interface OperationOptions {
    */
   requires?: readonly ClientCapability[];
   /**
+   * Whether a call may run as a task (MCP's tasks extension): `optional`,
+   * as a task for a client that negotiated tasks and as a plain call for
+   * others; `required`, refused to a 2026-07-28 client without tasks. The
+   * task starts once the guards, the input's validation and any
+   * confirmation passed. Default: never a task.
+   */
+  task?: OperationTaskSupport;
+  /**
    * The call's unit of work, for a transaction interceptor such as
    * `@nestops/typeorm`'s: `true` runs each call in one transaction, `false`
    * in none, `{ isolation }` in one at that isolation level. Default: a
@@ -136,33 +155,6 @@ export interface OperationOptions {
           | 'REPEATABLE READ'
           | 'SERIALIZABLE';
       };
-}
-
-/**
- * `@Operation({ resource })` in full: where the operation is also read as
- * a resource, and as what.
- *
- * @publicApi
- */
-export interface OperationResourceOptions {
-  /** A URI, or a URI template whose `{variables}` are input properties. */
-  readonly uri: string;
-  /** The content's MIME type. Default: `application/json`. */
-  readonly mimeType?: string;
-}
-
-/**
- * Where an operation is also read as a resource, as discovered.
- *
- * @publicApi
- */
-export interface OperationResource {
-  /** The URI or URI template, as `@Operation({ resource })` gives it. */
-  readonly uri: string;
-  /** The template's variables (input properties) in order; empty for a fixed URI. */
-  readonly variables: readonly string[];
-  /** The content's MIME type, when the operation states one. */
-  readonly mimeType?: string;
 }
 
 /** The SQL isolation levels a transaction can ask for. */
@@ -225,6 +217,8 @@ export interface OperationDefinition {
   readonly outputSchema?: JsonSchema;
   /** What it asks its client, when it says (`confirm`, `elicits`, `requires`). */
   readonly asks?: OperationAsks;
+  /** Whether a call may run as a task; undefined: never. */
+  readonly task?: OperationTaskSupport;
   /** One transaction per call, or none (`false`). */
   readonly transaction:
     false | Exclude<OperationOptions['transaction'], boolean | undefined>;

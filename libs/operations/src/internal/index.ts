@@ -49,6 +49,10 @@ export type { CallableOptions } from '../callable.js';
 // The unit-of-work port
 export { unitOfWorkOf } from '../invocation/call/call-unit-of-work.js';
 export type { CallUnitOfWork } from '../invocation/call/call-unit-of-work.js';
+export {
+  COMMITTED_RESULTS,
+  type CommittedResults,
+} from '../invocation/call/committed-results.js';
 export type { SerializedResult } from '../invocation/output/output-contract.js';
 export type {
   OperationDefinition,

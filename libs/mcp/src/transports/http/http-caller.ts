@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { McpCall } from '../../protocol/mcp-call.js';
 
 /** A principal's id (the `telemetry.principalId` option), or undefined. */
 export type PrincipalIdOf = (principal: unknown) => string | undefined;
@@ -27,4 +28,18 @@ export function callerOf(
     return `credentials ${scheme.toLowerCase()} ${rest.join(' ')}`;
   }
   return `address ${address ?? ''}`;
+}
+
+/** Who sends `call`, as `callerOf` says it, from its transport's caller. */
+export function callerOfCall(
+  call: McpCall,
+  principalId: PrincipalIdOf,
+): string {
+  const { caller } = call.transport;
+  return callerOf(
+    caller.principal,
+    principalId,
+    caller.headers as IncomingHttpHeaders,
+    caller.request?.ip,
+  );
 }

@@ -11,14 +11,18 @@ const NAMED_METHODS: ReadonlySet<string> = new Set([
   'tools/call',
   'prompts/get',
   'resources/read',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 /**
  * The checks 2026-07-28 puts on a POST's headers, run on a 2026 request once
  * its `_meta` is valid: `MCP-Protocol-Version` must be present and equal the
  * `_meta` version, `Mcp-Method` the method, `Mcp-Name` the tool's name on
- * `tools/call`, the prompt's on `prompts/get` and the URI on
- * `resources/read` (after decoding `=?base64?...?=`), and on `tools/call`
+ * `tools/call`, the prompt's on `prompts/get`, the URI on
+ * `resources/read` (after decoding `=?base64?...?=`) and the task's id on
+ * `tasks/get`, `tasks/update`, `tasks/cancel`, and on `tools/call`
  * its `Mcp-Param-*` headers its arguments (`paramHeadersRefusal`, for the
  * tool's declared ones that `paramHeadersOf` gives). Header names are
  * case-insensitive (Node lowercases them); values are compared exactly after
@@ -30,11 +34,13 @@ export function requestHeadersRefusal(
   request: McpRequest,
   paramHeadersOf: ParamHeadersOf = () => undefined,
 ): McpProtocolError | undefined {
-  // What `Mcp-Name` mirrors: a call's tool, a prompt's name, a read's URI.
+  // What `Mcp-Name` mirrors: a call's tool, a prompt's name, a read's URI, a task's id.
   const name =
     request.method === 'resources/read'
       ? request.params.uri
-      : request.params.name;
+      : request.method.startsWith('tasks/')
+        ? request.params.taskId
+        : request.params.name;
   const args = request.params.arguments;
   const declared =
     request.method === 'tools/call' && typeof name === 'string'

@@ -38,6 +38,13 @@ export interface CallUnitOfWork {
    * that breaks the result leaves nothing committed.
    */
   holdCommit(ended: Promise<unknown>): Promise<boolean>;
+  /**
+   * The key to record the call's committed result under, in its
+   * transaction (a task's id, `CallHooks.onceKey`); undefined: none.
+   */
+  readonly onceKey: string | undefined;
+  /** The call's final result as JSON text, once `holdCommit` resolved true. */
+  finalJson(): string | undefined;
 }
 
 /**
@@ -56,5 +63,7 @@ export function unitOfWorkOf(context: InvocationContext): CallUnitOfWork {
     serializeResult: (value) => call.serializer.serialize(value),
     beginCommit: () => call.abort.beginCommit(),
     holdCommit: (ended) => call.commits.hold(ended),
+    onceKey: call.hooks?.onceKey,
+    finalJson: () => call.serializer.lastJson,
   };
 }

@@ -113,6 +113,20 @@ export interface CallHooks {
    */
   readonly asker?: CallAsker;
   /**
+   * Runs the call later, as a task: called once the call is ready to run
+   * (its guards passed, its input is valid, any confirmation given), with
+   * the answers its questions got so far; the call then stops with
+   * `INTERNAL_TASK_001` (its `taskId` the resolved value) and nothing of
+   * its method runs now. Default: the call runs now.
+   */
+  readonly runLater?: () => Promise<string>;
+  /**
+   * The key of the call's committed result (a task's id): a unit of work
+   * records the result under it in the transaction of the call's writes,
+   * so a run that finds it there never applies them twice. Default: none.
+   */
+  readonly onceKey?: string;
+  /**
    * Told once, when the call is answered, what a carrier's telemetry and
    * audit trail record of it: its correlation id and principal. Default:
    * none (nothing is gathered for it).

@@ -16,6 +16,11 @@ export class CallSerializer {
 
   constructor(private readonly definition: OperationDefinition) {}
 
+  /** The JSON text of the value last serialised; undefined: none yet. */
+  get lastJson(): string | undefined {
+    return this.last?.result.json;
+  }
+
   /** `value` serialised under the operation's output contract; the value last serialised: that very result. */
   serialize(value: unknown): SerializedResult {
     const last = this.last;
