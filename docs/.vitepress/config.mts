@@ -36,6 +36,7 @@ const sidebar = [
       { text: 'Stdio and the CLI', link: '/guides/stdio-and-cli' },
       { text: 'Long calls', link: '/guides/long-calls' },
       { text: 'Asking the user', link: '/guides/asking-the-user' },
+      { text: 'Tasks', link: '/guides/tasks' },
       { text: 'Resources', link: '/guides/resources' },
       {
         text: 'Prompts and completions',
