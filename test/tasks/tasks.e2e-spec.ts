@@ -48,7 +48,10 @@ async function rpc(
   app: TasksFixture,
   method: string,
   params: Record<string, unknown>,
-  { key = 'alice', meta = WITH_TASKS } = {},
+  {
+    key = 'alice',
+    meta = WITH_TASKS,
+  }: { key?: string; meta?: Readonly<Record<string, unknown>> } = {},
 ): Promise<Answer> {
   const name =
     method === 'tools/call'
@@ -76,9 +79,9 @@ const call = (
   app: TasksFixture,
   name: string,
   args: object,
-  options?: { key?: string; meta?: object },
+  options?: { key?: string; meta?: Readonly<Record<string, unknown>> },
 ) =>
-  rpc(app, 'tools/call', { name, arguments: args }, options as never).then(
+  rpc(app, 'tools/call', { name, arguments: args }, options).then(
     (answer) => answer.result as unknown as Task,
   );
 

@@ -21,8 +21,8 @@ export type McpCliServerOptions = Pick<
 > & {
   /**
    * What the app serves beyond tools and logging (`'resources'`,
-   * `'prompts'`, `'completions'`), each declared as a capability. Default:
-   * none.
+   * `'prompts'`, `'completions'`, and `'tasks'`: 2026-07-28's tasks
+   * extension), each declared as a capability. Default: none.
    */
   readonly features?: readonly McpServerFeature[];
 };

@@ -19,6 +19,20 @@ describe('greeting capabilities', () => {
     );
   });
 
+  it('declares tasks as 2026-07-28 extension in discovery only, never in initialize', () => {
+    const withTasks = { ...settings, features: ['tasks'] as const };
+    expect(initializeResult(withTasks, '2025-11-25').capabilities).toEqual(
+      capabilitiesOf(),
+    );
+    expect(
+      (discoverResult(withTasks) as { capabilities: object }).capabilities,
+    ).toEqual({
+      ...capabilitiesOf(),
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
+    expect(earlyGreeting({ features: ['tasks'] }).features).toEqual(['tasks']);
+  });
+
   it('declares each feature the app has, in one order whatever the order given', () => {
     const declared = capabilitiesOf(['completions', 'resources']);
     expect(JSON.stringify(declared)).toBe(

@@ -20,13 +20,15 @@ import { SERVER_INFO_META } from './protocol-revision.js';
  *
  * @publicApi
  */
-export type McpServerFeature = 'resources' | 'prompts' | 'completions';
+export type McpServerFeature =
+  'resources' | 'prompts' | 'completions' | 'tasks';
 
 /** Every `McpServerFeature`, in the order capabilities list them. */
 export const MCP_SERVER_FEATURES: readonly McpServerFeature[] = [
   'resources',
   'prompts',
   'completions',
+  'tasks',
 ];
 
 /** What the greetings and the 2026 members of a result depend on. */
@@ -36,8 +38,6 @@ export type McpGreetingSettings = Pick<
 > & {
   /** The features the app has beyond tools and logging; none when absent. */
   readonly features?: readonly McpServerFeature[];
-  /** Whether operations run as tasks (2026-07-28's tasks extension). */
-  readonly taskSupport?: boolean;
 };
 
 /** Fields every 2026 result carries. */
@@ -49,8 +49,13 @@ export interface ModernResult {
 /** What the server always declares it can do. */
 const ALWAYS = { tools: { listChanged: false }, logging: {} } as const;
 
-/** Each feature's capability (no `subscribe`: a stateless server keeps no subscriptions). */
-const FEATURE_CAPABILITIES: Readonly<Record<McpServerFeature, object>> = {
+/**
+ * Each feature's capability (no `subscribe`: a stateless server keeps no
+ * subscriptions); tasks are 2026-07-28's extension, declared by discovery only.
+ */
+const FEATURE_CAPABILITIES: Readonly<
+  Record<Exclude<McpServerFeature, 'tasks'>, object>
+> = {
   resources: { listChanged: false },
   prompts: { listChanged: false },
   completions: {},
@@ -62,7 +67,7 @@ export function capabilitiesOf(
 ): object {
   const capabilities: Record<string, object> = { ...ALWAYS };
   for (const feature of MCP_SERVER_FEATURES) {
-    if (features.includes(feature)) {
+    if (feature !== 'tasks' && features.includes(feature)) {
       capabilities[feature] = FEATURE_CAPABILITIES[feature];
     }
   }
@@ -123,7 +128,7 @@ export function discoverResult(settings: McpGreetingSettings): object {
     supportedVersions: SPOKEN_PROTOCOL_VERSIONS,
     capabilities: {
       ...capabilitiesOf(settings.features),
-      ...(settings.taskSupport
+      ...(settings.features?.includes('tasks')
         ? { extensions: { 'io.modelcontextprotocol/tasks': {} } }
         : {}),
     },

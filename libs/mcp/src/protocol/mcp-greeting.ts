@@ -27,13 +27,9 @@ export class McpGreeting {
   get(): McpGreetingSettings {
     if (!this.current) {
       const features = this.features();
-      const taskSupport = this.registry
-        .exposedOn('mcp')
-        .some((operation) => operation.task !== undefined);
       this.current = {
         ...this.settings,
         ...(features.length > 0 ? { features } : {}),
-        ...(taskSupport ? { taskSupport } : {}),
       };
     }
     return this.current;
@@ -45,6 +41,11 @@ export class McpGreeting {
       ...(this.resources.hasAny() ? (['resources'] as const) : []),
       ...(this.prompts.any() ? (['prompts'] as const) : []),
       ...(this.completions.any() ? (['completions'] as const) : []),
+      ...(this.registry
+        .exposedOn('mcp')
+        .some((operation) => operation.task !== undefined)
+        ? (['tasks'] as const)
+        : []),
     ];
   }
 }

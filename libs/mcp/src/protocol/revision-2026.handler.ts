@@ -52,7 +52,7 @@ export class Revision2026Handler {
         }
         if (
           TASK_METHODS.has(call.request.method) &&
-          this.greeting.get().taskSupport
+          this.greeting.get().features?.includes('tasks')
         ) {
           return this.tasks.answer(call);
         }
