@@ -143,9 +143,11 @@ describe.each(DATABASES)('tasks on $name', (db) => {
     expect(done).toMatchObject({
       resultType: 'complete',
       status: 'completed',
-      result: { structuredContent: { written: 5 } },
+      result: { structuredContent: { written: 5, taskId: created.taskId } },
     });
-    expect(done.result?.content[0].text).toBe('{"written":5}');
+    expect(done.result?.content[0].text).toBe(
+      `{"written":5,"taskId":"${created.taskId}"}`,
+    );
     expect(await app.notes()).toBe(5);
   });
 
@@ -275,7 +277,7 @@ describe.each(DATABASES)('tasks on $name', (db) => {
     );
     expect(plain).toMatchObject({
       resultType: 'complete',
-      structuredContent: { written: 1 },
+      structuredContent: { written: 1, taskId: null },
     });
     const required = await rpc(
       app,

@@ -112,7 +112,7 @@ export class TransactionInterceptor implements NestInterceptor {
             throw invocation.signal.reason;
           }
           // A task's result commits with its writes: a later run finds it.
-          const key = unitOfWork.onceKey;
+          const key = unitOfWork.taskId;
           if (key !== undefined) {
             const json = unitOfWork.finalJson() ?? 'null';
             await recordCommitted(this.txHost.tx, key, json);

@@ -126,7 +126,7 @@ export class McpTaskRunner implements OnApplicationBootstrap {
         cancel: signal,
         reporter: taskReporter(this.store, id),
         asker,
-        onceKey: id,
+        taskId: id,
         observe: (seen) => (observed = seen),
       },
     );

@@ -262,6 +262,8 @@ export interface InvocationContext extends ClientQuestions {
   readonly locale: string;
   /** When the call is given up, if a timeout applies. */
   readonly deadline: Date | undefined;
+  /** The task this call runs (`@Operation({ task })`); undefined: not a task's run. */
+  readonly taskId: string | undefined;
   /** Aborted when the call times out. */
   readonly signal: AbortSignal;
   /**

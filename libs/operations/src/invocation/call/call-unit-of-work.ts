@@ -39,10 +39,10 @@ export interface CallUnitOfWork {
    */
   holdCommit(ended: Promise<unknown>): Promise<boolean>;
   /**
-   * The key to record the call's committed result under, in its
-   * transaction (a task's id, `CallHooks.onceKey`); undefined: none.
+   * The task the call runs, under whose id its committed result is recorded
+   * in its transaction (`CallHooks.taskId`); undefined: none.
    */
-  readonly onceKey: string | undefined;
+  readonly taskId: string | undefined;
   /** The call's final result as JSON text, once `holdCommit` resolved true. */
   finalJson(): string | undefined;
 }
@@ -63,7 +63,7 @@ export function unitOfWorkOf(context: InvocationContext): CallUnitOfWork {
     serializeResult: (value) => call.serializer.serialize(value),
     beginCommit: () => call.abort.beginCommit(),
     holdCommit: (ended) => call.commits.hold(ended),
-    onceKey: call.hooks?.onceKey,
+    taskId: call.hooks?.taskId,
     finalJson: () => call.serializer.lastJson,
   };
 }

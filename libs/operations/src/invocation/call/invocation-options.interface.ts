@@ -121,11 +121,11 @@ export interface CallHooks {
    */
   readonly runLater?: () => Promise<string>;
   /**
-   * The key of the call's committed result (a task's id): a unit of work
-   * records the result under it in the transaction of the call's writes,
-   * so a run that finds it there never applies them twice. Default: none.
+   * The task the call runs (its context's `taskId`): a unit of work records
+   * the call's result under it in the transaction of the call's writes, so
+   * a run that finds it there never applies them twice. Default: none.
    */
-  readonly onceKey?: string;
+  readonly taskId?: string;
   /**
    * Told once, when the call is answered, what a carrier's telemetry and
    * audit trail record of it: its correlation id and principal. Default:

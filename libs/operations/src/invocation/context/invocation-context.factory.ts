@@ -48,6 +48,7 @@ class CallContext implements InvocationContext {
   declare readonly correlationId: string;
   declare readonly locale: string;
   declare readonly deadline: Date | undefined;
+  declare readonly taskId: string | undefined;
   readonly #request: OperationRequest;
   readonly #call: CallPlan;
   /** Made when first used: most calls report nothing. */
@@ -88,6 +89,7 @@ class CallContext implements InvocationContext {
     this.correlationId = call.correlationId;
     this.locale = call.locale;
     this.deadline = call.deadline;
+    this.taskId = call.hooks?.taskId;
     Object.defineProperty(this, 'signal', CallContext.#signal);
     Object.freeze(this);
   }
