@@ -37,19 +37,18 @@ import cluster from 'node:cluster';
 import {
   chmodSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, URL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { freePort, nginxBinary, nginxConfig } from './nginx-config.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(ROOT, 'dist/src/main.js');
@@ -87,64 +86,22 @@ if (!existsSync(MAIN)) {
   process.exit(2);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function nginxBinary() {
-  if (process.env.NGINX) return process.env.NGINX;
-  return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
-}
-
 /** nginx in front of both instances: upstream keep-alive, passive health checks. */
-function nginxConfig(dir, listen, ports) {
-  const temp = (name) => {
-    const path = join(dir, name);
-    mkdirSync(path, { recursive: true, mode: 0o777 });
-    return path;
-  };
-  return `daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 1024; }
-http {
-  access_log ${join(dir, 'access.log')};
-  client_body_temp_path ${temp('client_body')};
-  proxy_temp_path ${temp('proxy')};
-  fastcgi_temp_path ${temp('fastcgi')};
-  uwsgi_temp_path ${temp('uwsgi')};
-  scgi_temp_path ${temp('scgi')};
-  upstream order_desk {
-${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s;`).join('\n')}
-    keepalive ${KEEPALIVE};
-    # Below Node's 5 s keepAliveTimeout: nginx closes an idle connection
-    # before the instance does, so it never sends on one being closed.
-    keepalive_timeout 4s;
-  }
-  server {
-    listen 127.0.0.1:${listen};
-    location / {
-      proxy_pass http://order_desk;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      # A refused connection is tried on the other instance (a POST only
-      # when nothing was sent: no non_idempotent).
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries 2;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 30s;
-    }
-  }
-}
-`;
+function orderDeskNginx(dir, listen, ports) {
+  return nginxConfig(dir, {
+    listen,
+    servers: ports.map(
+      (port) => `127.0.0.1:${port} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s`,
+    ),
+    keepalive: KEEPALIVE,
+    location: [
+      // A refused connection is tried on the other instance (a POST only
+      // when nothing was sent: no non_idempotent).
+      'proxy_next_upstream error timeout;',
+      'proxy_next_upstream_tries 2;',
+      'proxy_connect_timeout 2s;',
+    ],
+  });
 }
 
 // Each worker accepts on the port's socket itself; the primary only holds the
@@ -275,7 +232,7 @@ try {
     instances.push(await startInstance(port, schema, log));
     await waitReady(port);
   }
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, proxyPort, ports));
+  writeFileSync(join(dir, 'nginx.conf'), orderDeskNginx(dir, proxyPort, ports));
   nginx = spawn(
     nginxBinary(),
     ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')],
