@@ -17,6 +17,7 @@ export type {
 } from './interfaces/mcp-telemetry-options.interface.js';
 export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.js';
 export type { McpAskingOptions } from './interfaces/mcp-asking-options.interface.js';
+export type { McpResumptionOptions } from './interfaces/mcp-resumption-options.interface.js';
 export type {
   McpReadContents,
   McpResource,

@@ -2,6 +2,7 @@ import type { CanActivate, Type } from '@nestjs/common';
 import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 import type { McpAskingOptions } from './mcp-asking-options.interface.js';
+import type { McpResumptionOptions } from './mcp-resumption-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -143,4 +144,11 @@ export interface McpModuleOptions {
    * question's `requestState`, its expiry, and which operations confirm.
    */
   asking?: McpAskingOptions;
+  /**
+   * How a 2025 call's SSE answer survives its connection: event ids, the
+   * call running on, `GET` with `Last-Event-ID` to resume (across
+   * instances with `redis`), and optionally closing long connections early
+   * (SEP-1699). Default: on, in memory, 5 minutes; `false`: off.
+   */
+  resumption?: McpResumptionOptions | false;
 }

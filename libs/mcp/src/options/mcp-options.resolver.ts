@@ -9,6 +9,7 @@ import { resolveOAuthOptions } from '../auth/oauth-options.resolver.js';
 import { McpJwtGuard } from '../auth/mcp-jwt.guard.js';
 import { resolveTelemetryOptions } from '../telemetry/telemetry-options.resolver.js';
 import { resolveRedisOptions } from './redis-options.resolver.js';
+import { resolveResumptionOptions } from './resumption-options.resolver.js';
 
 /** A URL path as `path` takes it. */
 const URL_PATH = /^\/[A-Za-z0-9._~/-]*$/;
@@ -146,6 +147,7 @@ export function resolveMcpOptions(
   const telemetry = resolveTelemetryOptions(options.telemetry, problems);
   const redis = resolveRedisOptions(options.redis, problems);
   const asking = resolveAskingOptions(options.asking, problems);
+  const resumption = resolveResumptionOptions(options.resumption, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -166,6 +168,7 @@ export function resolveMcpOptions(
     telemetry,
     redis,
     asking,
+    resumption,
   });
 }
 

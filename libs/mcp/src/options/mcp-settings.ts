@@ -8,6 +8,7 @@ import type { McpOAuthSettings } from '../auth/oauth-options.resolver.js';
 import type { McpTelemetrySettings } from '../telemetry/telemetry-options.resolver.js';
 import type { McpRedisSettings } from '../protocol/redis-answer-relay.js';
 import type { McpAskingSettings } from '../asking/asking-options.resolver.js';
+import type { McpResumptionSettings } from './resumption-options.resolver.js';
 
 /** The injection token of the resolved module options (`McpSettings`). */
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
@@ -42,6 +43,8 @@ export interface McpSettings {
   readonly redis?: McpRedisSettings;
   /** What calls may ask their client, and how 2026's round trips are sealed. */
   readonly asking: McpAskingSettings;
+  /** How 2025 SSE answers are resumed; undefined: they are not. */
+  readonly resumption?: McpResumptionSettings;
 }
 
 /**
