@@ -4,7 +4,9 @@ import { CLIENT_INFO, ClientV1 } from '../support/mcp-clients';
 import { openSse, type SseBlock } from '../support/sse-client';
 import { HTTP_ADAPTERS, startApp, useApp } from '../support/start-app';
 import {
+  cutAfter,
   FINISHED,
+  QUICK_RECONNECTION,
   meaningOf,
   postHeaders,
   resumeHeaders,
@@ -197,35 +199,13 @@ describe.each(HTTP_ADAPTERS)('resuming a 2025 SSE answer, on %s', (on) => {
         return response;
       }
       cut = true;
-      const reader = response.body!.getReader();
-      let events = 0;
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const { value, done } = await reader.read();
-          if (done) return controller.close();
-          controller.enqueue(value);
-          events += new TextDecoder().decode(value).split('\n\n').length - 1;
-          if (events >= 2) {
-            await reader.cancel();
-            controller.error(new Error('connection lost'));
-          }
-        },
-      });
-      return new Response(body, {
-        status: response.status,
-        headers: response.headers,
-      });
+      return cutAfter(response, 2);
     }) as typeof fetch;
     const client = new ClientV1(CLIENT_INFO);
     await client.connect(
       new StreamableHTTPClientTransport(new URL('/mcp', base()), {
         fetch: cutting,
-        reconnectionOptions: {
-          initialReconnectionDelay: 50,
-          maxReconnectionDelay: 200,
-          reconnectionDelayGrowFactor: 1.5,
-          maxRetries: 3,
-        },
+        reconnectionOptions: QUICK_RECONNECTION,
       }),
     );
     try {

@@ -98,3 +98,37 @@ export function meaningOf(data: string | undefined): string {
     ? `progress ${message.params?.progress}`
     : `answer ${JSON.stringify(message.result?.structuredContent)}`;
 }
+
+/** Reconnection options that retry soon, for the SDK v1 transport. */
+export const QUICK_RECONNECTION = {
+  initialReconnectionDelay: 50,
+  maxReconnectionDelay: 200,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 3,
+};
+
+/**
+ * `response` (an SSE answer) as its client sees it when the connection
+ * fails after `events` events: the rest is never read (the real connection
+ * is cancelled) and the body errors.
+ */
+export function cutAfter(response: Response, events: number): Response {
+  const reader = response.body!.getReader();
+  let seen = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (seen >= events) {
+        await reader.cancel();
+        return controller.error(new Error('connection lost'));
+      }
+      const { value, done } = await reader.read();
+      if (done) return controller.close();
+      seen += new TextDecoder().decode(value).split('\n\n').length - 1;
+      controller.enqueue(value);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    headers: response.headers,
+  });
+}
