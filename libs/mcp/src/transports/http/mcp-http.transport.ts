@@ -198,7 +198,8 @@ export class McpHttpTransport
 
   async onModuleDestroy(): Promise<void> {
     if (this.serving) await this.serving.leave();
-    this.open = false;
+    else this.open = false;
+    // Followers of resumed streams end; in Redis, the streams live on.
     await this.resumption?.store.close();
   }
 
