@@ -105,6 +105,26 @@ describe.runIf(REDIS_URL)(
       expect((await get(ids[0], 'Bearer alice')).status).toBe(404);
     });
 
+    it('a call silent for longer than retainMs keeps its stream: A renews the keys while it runs', async () => {
+      const post = await openSse(a.baseUrl, {
+        headers: postHeaders(),
+        body: slowCall(3, 2, 1_500),
+      });
+      const first = (await post.next())!;
+      post.drop();
+      // Past retainMs since the latest event, before the next one.
+      await new Promise((settle) => setTimeout(settle, RETAIN_MS + 200));
+      const resumed = await openSse(b.baseUrl, {
+        method: 'GET',
+        headers: resumeHeaders(first.id!),
+      });
+      expect(resumed.status).toBe(200);
+      expect(summary(await resumed.rest())).toEqual([
+        '2 progress 2',
+        '3 answer {"steps":2}',
+      ]);
+    });
+
     it('the SDK v1 client, its POST on A cut mid-call, resumes on B on its own', async () => {
       let cut = false;
       const gets: string[] = [];

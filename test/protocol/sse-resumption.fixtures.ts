@@ -11,7 +11,7 @@ class SlowJobDto {
 
   @IsInt()
   @Min(1)
-  @Max(1000)
+  @Max(2000)
   stepMs: number;
 }
 
