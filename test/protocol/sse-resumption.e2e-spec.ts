@@ -1,4 +1,5 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { CLIENT_INFO, ClientV1 } from '../support/mcp-clients';
 import { openSse, type SseBlock } from '../support/sse-client';
@@ -232,6 +233,52 @@ describe.each(HTTP_ADAPTERS)('resuming a 2025 SSE answer, on %s', (on) => {
         '6',
         '7',
       ]);
+    } finally {
+      await client.close();
+      await agent.destroy();
+    }
+  });
+
+  it('a request the server sends its client while it is away (roots/list) waits in the stream; the SDK v1 client answers it once resumed', async () => {
+    const agent = new Agent();
+    let cut = false;
+    const client = new ClientV1(CLIENT_INFO, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: [{ uri: 'file:///work', name: 'work' }],
+    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', base()), {
+        // The first SSE POST is cut after its first event (progress 1).
+        fetch: (async (url: string | URL, init?: RequestInit) => {
+          const response = (await undiciFetch(url, {
+            ...(init as object),
+            dispatcher: agent,
+          })) as unknown as Response;
+          const sse = response.headers
+            .get('content-type')
+            ?.startsWith('text/event-stream');
+          if (cut || init?.method !== 'POST' || !sse) return response;
+          cut = true;
+          return cutAfter(response, 1);
+        }) as typeof fetch,
+        // Back after the server sent its request: the GET replays it.
+        reconnectionOptions: {
+          ...QUICK_RECONNECTION,
+          initialReconnectionDelay: 400,
+          maxReconnectionDelay: 400,
+        },
+      }),
+    );
+    try {
+      const progress: number[] = [];
+      const result = await client.callTool(
+        { name: 'jobs_rooted', arguments: { steps: 2, stepMs: 100 } },
+        undefined,
+        { onprogress: ({ progress: value }) => progress.push(value) },
+      );
+      expect(cut).toBe(true);
+      expect(result.structuredContent).toEqual({ roots: ['file:///work'] });
+      expect(progress).toEqual([1, 2]);
     } finally {
       await client.close();
       await agent.destroy();

@@ -30,6 +30,16 @@ class SlowJobs {
     FINISHED.count += 1;
     return { steps: input.steps };
   }
+
+  /** Reports, asks the client its roots (`roots/list`) a while later, reports again. */
+  @Operation({ id: 'jobs.rooted', description: 'Asks the roots midway.' })
+  async rooted(input: SlowJobDto, context: InvocationContext) {
+    context.reportProgress(1, 2);
+    await new Promise((settle) => setTimeout(settle, input.stepMs));
+    const roots = await context.roots();
+    context.reportProgress(2, 2);
+    return { roots: roots.map((root) => root.uri) };
+  }
 }
 
 /** An app serving `jobs_slow`, with `resumption` (and `redis`) as given. */
