@@ -1,6 +1,8 @@
-/** One event of a stream: its place in the stream (from 1) and its JSON text. */
+/** One event of a stream. */
 export interface StoredEvent {
+  /** Its place in the stream, from 1. */
   readonly seq: number;
+  /** The JSON-RPC message, as JSON text. */
   readonly data: string;
 }
 

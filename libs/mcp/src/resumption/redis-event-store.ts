@@ -78,8 +78,8 @@ export class RedisEventStore implements EventStore {
     this.writer = await this.connections.connect<RedisClient>();
     const subscriber = await this.connections.connect<RedisClient>();
     subscriber.on('message', (channel, text) => {
+      const news = newsOf(text);
       void this.followers.get(channel)?.then((listeners) => {
-        const news = newsOf(text);
         for (const listener of [...listeners]) {
           if (news) listener(news);
         }
@@ -146,6 +146,8 @@ export class RedisEventStore implements EventStore {
       const subscriber = this.subscriber!;
       subscribed = subscriber.subscribe(channel).then(() => new Set());
       this.followers.set(channel, subscribed);
+      // A failed subscription is not kept: the next follower tries again.
+      subscribed.catch(() => this.followers.delete(channel));
     }
     const listeners = await subscribed;
     listeners.add(listener);
@@ -160,8 +162,9 @@ export class RedisEventStore implements EventStore {
 
   async close(): Promise<void> {
     clearInterval(this.renewal);
-    for (const listeners of await Promise.all(this.followers.values())) {
-      for (const listener of [...listeners]) listener({ kind: 'end' });
+    for (const each of await Promise.allSettled(this.followers.values())) {
+      const listeners = each.status === 'fulfilled' ? [...each.value] : [];
+      for (const listener of listeners) listener({ kind: 'end' });
     }
     this.followers.clear();
     await this.connections.close();
