@@ -231,14 +231,14 @@ function reply(
 
 /**
  * The JSON-RPC messages of an SSE answer, one per `message` event; each
- * event must be `event: message` and one `data:` line.
+ * event must be an optional `id:` line, `event: message` and one `data:` line.
  */
 export function sseEvents<T = unknown>(text: string): T[] {
   return text
     .split('\n\n')
     .filter((block) => block.trim() !== '')
     .map((block) => {
-      const lines = block.split('\n');
+      const lines = block.split('\n').filter((line) => !/^id: /.test(line));
       if (lines.length !== 2 || lines[0] !== 'event: message') {
         throw new Error(`Not one message event with one data line: ${block}`);
       }

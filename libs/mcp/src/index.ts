@@ -18,6 +18,7 @@ export type {
 export type { McpOAuthOptions } from './interfaces/mcp-oauth-options.interface.js';
 export type { McpAskingOptions } from './interfaces/mcp-asking-options.interface.js';
 export type { McpTasksOptions } from './interfaces/mcp-tasks-options.interface.js';
+export type { McpResumptionOptions } from './interfaces/mcp-resumption-options.interface.js';
 export type {
   McpReadContents,
   McpResource,

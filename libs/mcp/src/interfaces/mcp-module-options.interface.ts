@@ -3,6 +3,7 @@ import type { McpOAuthOptions } from './mcp-oauth-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 import type { McpAskingOptions } from './mcp-asking-options.interface.js';
 import type { McpTasksOptions } from './mcp-tasks-options.interface.js';
+import type { McpResumptionOptions } from './mcp-resumption-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -150,4 +151,11 @@ export interface McpModuleOptions {
    * polling interval suggested to clients.
    */
   tasks?: McpTasksOptions;
+  /**
+   * How a 2025 call's SSE answer survives its connection: event ids, the
+   * call running on, `GET` with `Last-Event-ID` to resume (across
+   * instances with `redis`), and optionally closing long connections early
+   * (SEP-1699). Default: on, in memory, 5 minutes; `false`: off.
+   */
+  resumption?: McpResumptionOptions | false;
 }

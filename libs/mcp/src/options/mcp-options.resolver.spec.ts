@@ -59,7 +59,20 @@ describe('resolveMcpOptions', () => {
           queueName: 'nestops-mcp-tasks',
           concurrency: 4,
         },
+        resumption: {
+          retainMs: 300_000,
+          maxEventsPerStream: 1_000,
+          maxEvents: 10_000,
+          retryMs: 1_000,
+          keyPrefix: 'nestops:mcp:streams:',
+        },
       });
+    });
+
+    it('turns resumption off with resumption: false', () => {
+      expect(resolveMcpOptions({ resumption: false }).resumption).toBe(
+        undefined,
+      );
     });
 
     it('takes serverName and serverVersion from the defaults it is given (host, package.json)', () => {
@@ -104,6 +117,14 @@ describe('resolveMcpOptions', () => {
 
     it('keeps every valid option', () => {
       const sink = { record: () => undefined };
+      const resumption = {
+        retainMs: 60_000,
+        maxEventsPerStream: 10,
+        maxEvents: 100,
+        closeAfterMs: 5_000,
+        retryMs: 500,
+        keyPrefix: 'app:streams:',
+      };
       const principalId = (principal: unknown) => String(principal);
       const settings = resolveMcpOptions({
         serverName: 'desk',
@@ -130,6 +151,7 @@ describe('resolveMcpOptions', () => {
           runUnconfirmed: true,
         },
         tasks: { ttl: 60_000, pollInterval: 250, concurrency: 2 },
+        resumption,
       });
 
       expect(settings).toEqual({
@@ -163,6 +185,7 @@ describe('resolveMcpOptions', () => {
           queueName: 'nestops-mcp-tasks',
           concurrency: 2,
         },
+        resumption,
       });
       expect(
         resolveMcpOptions({ telemetry: { audit: true } }).telemetry,
@@ -248,6 +271,21 @@ describe('resolveMcpOptions', () => {
         'redis.channelPrefix',
         { redis: { url: 'redis://h', channelPrefix: '' } },
       ],
+      ['resumption', { resumption: true }],
+      ['resumption', { resumption: null }],
+      ['resumption.retainMs', { resumption: { retainMs: 0 } }],
+      [
+        'resumption.maxEventsPerStream',
+        { resumption: { maxEventsPerStream: 1.5 } },
+      ],
+      ['resumption.maxEvents', { resumption: { maxEvents: '10' } }],
+      [
+        'resumption.maxEvents must be at least resumption.maxEventsPerStream',
+        { resumption: { maxEvents: 10, maxEventsPerStream: 20 } },
+      ],
+      ['resumption.closeAfterMs', { resumption: { closeAfterMs: -1 } }],
+      ['resumption.retryMs', { resumption: { retryMs: Number.NaN } }],
+      ['resumption.keyPrefix', { resumption: { keyPrefix: '' } }],
     ])('names %s in the error for %j', (option, options) => {
       expect(problemOf(options)).toContain(option);
     });

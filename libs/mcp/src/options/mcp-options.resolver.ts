@@ -10,6 +10,7 @@ import { resolveOAuthOptions } from '../auth/oauth-options.resolver.js';
 import { McpJwtGuard } from '../auth/mcp-jwt.guard.js';
 import { resolveTelemetryOptions } from '../telemetry/telemetry-options.resolver.js';
 import { resolveRedisOptions } from './redis-options.resolver.js';
+import { resolveResumptionOptions } from './resumption-options.resolver.js';
 
 /** A URL path as `path` takes it. */
 const URL_PATH = /^\/[A-Za-z0-9._~/-]*$/;
@@ -152,6 +153,7 @@ export function resolveMcpOptions(
     redis !== undefined,
     problems,
   );
+  const resumption = resolveResumptionOptions(options.resumption, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid McpModule options: ${problems.join('; ')}.`);
   }
@@ -173,6 +175,7 @@ export function resolveMcpOptions(
     redis,
     asking,
     tasks,
+    resumption,
   });
 }
 

@@ -9,6 +9,7 @@ import type { McpTelemetrySettings } from '../telemetry/telemetry-options.resolv
 import type { McpRedisSettings } from '../protocol/redis-answer-relay.js';
 import type { McpAskingSettings } from '../asking/asking-options.resolver.js';
 import type { McpTasksSettings } from '../tasks/tasks-options.resolver.js';
+import type { McpResumptionSettings } from './resumption-options.resolver.js';
 
 /** The injection token of the resolved module options (`McpSettings`). */
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
@@ -45,6 +46,8 @@ export interface McpSettings {
   readonly asking: McpAskingSettings;
   /** How operations run as tasks. */
   readonly tasks: McpTasksSettings;
+  /** How 2025 SSE answers are resumed; undefined: they are not. */
+  readonly resumption?: McpResumptionSettings;
 }
 
 /**

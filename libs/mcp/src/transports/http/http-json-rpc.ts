@@ -36,6 +36,7 @@ import type { ProtocolRevision } from '../../protocol/protocol-revision.js';
 import { CLOSED_STREAM } from '../../protocol/closed-stream.js';
 import { sendJson, sendJsonParts, sendJsonText } from './http-problem.js';
 import { HttpResponseStream } from './http-response-stream.js';
+import type { Resumption } from '../../resumption/resumption.js';
 import type { PermissionGate } from '../../auth/permission-gate.js';
 import {
   type ParamHeadersOf,
@@ -52,9 +53,11 @@ import { callerOf, type PrincipalIdOf } from './http-caller.js';
  * spoken here; a 2026 request's `MCP-Protocol-Version`, `Mcp-Method`,
  * `Mcp-Name` and `Mcp-Param-*` must match its body); then the protocol layer serves it and
  * the answer is written with its status, as JSON or, when the call sent
- * messages ahead of it, as the last event of an SSE stream. A 2026 request
- * is cancelled when its client closes the POST; a 2025 one by its caller's
- * `notifications/cancelled`. Under a protocol version that has them, a
+ * messages ahead of it, as the last event of an SSE stream (resumable, for
+ * a 2025 request, with `resumption`). A 2026 request is cancelled when its
+ * client closes the POST; a 2025 one by its caller's
+ * `notifications/cancelled` only (a dropped connection is not a
+ * cancellation: the call runs on). Under a protocol version that has them, a
  * JSON-RPC batch's messages are served one after another, each on its own.
  */
 export class HttpJsonRpc {
@@ -65,6 +68,8 @@ export class HttpJsonRpc {
     private readonly gate?: PermissionGate,
     /** A tool's `Mcp-Param-*` headers, checked against a 2026 call's arguments. */
     private readonly paramHeadersOf?: ParamHeadersOf,
+    /** What makes a 2025 call's SSE answer resumable; undefined: nothing. */
+    private readonly resumption?: Resumption,
   ) {}
 
   /**
@@ -107,20 +112,26 @@ export class HttpJsonRpc {
     if (refusal) {
       return sendJson(res, 400, refusal);
     }
-    const stream = new HttpResponseStream(res, headers);
+    const peer =
+      classified.revision === '2025'
+        ? callerOf(
+            caller.principal,
+            this.principalId,
+            headers,
+            req.socket.remoteAddress,
+          )
+        : undefined;
+    const { resumption } = this;
+    const stream = new HttpResponseStream(
+      res,
+      headers,
+      resumption && peer !== undefined ? { resumption, peer } : undefined,
+    );
     const transport: McpTransport = {
       kind: 'http',
       caller,
       protocolVersion: version,
-      peer:
-        classified.revision === '2025'
-          ? callerOf(
-              caller.principal,
-              this.principalId,
-              headers,
-              req.socket.remoteAddress,
-            )
-          : undefined,
+      peer,
       stream,
     };
     const response = await this.protocol.receive(

@@ -2,6 +2,10 @@ import type { ResponseStream } from '@nestops/operations/internal';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { JsonRpcResponse } from '../../json-rpc/json-rpc.types.js';
 import { answerText } from '../../protocol/answer-text.js';
+import { callerDigest } from '../../protocol/answer-relay.js';
+import type { Resumption } from '../../resumption/resumption.js';
+import type { StreamRecorder } from '../../resumption/stream-recorder.js';
+import { closeEarly, connected, SSE_HEADERS, sseEvent } from './sse-events.js';
 
 /**
  * Whether a POST's `Accept` lists `text/event-stream` (with a `q` above 0).
@@ -24,6 +28,13 @@ export function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
   });
 }
 
+/** What makes a POST's SSE stream resumable: the resumption, and whose stream it is. */
+export interface ResumableBy {
+  readonly resumption: Resumption;
+  /** The caller (`McpTransport.peer`): only it can resume the stream. */
+  readonly peer: string;
+}
+
 /**
  * The response stream of one POST. The first message a call sends turns the
  * answer into `text/event-stream` (status 200): each message is an SSE
@@ -31,21 +42,33 @@ export function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
  * ends. Where the POST's `Accept` does not list `text/event-stream`, the
  * stream is closed and the messages are dropped; a call that sends nothing
  * is answered as plain JSON (and its `Accept` is never read).
+ *
+ * A resumable stream (`resumable`) keeps each event with its id: once it
+ * has started, it stays open when its connection drops (or is closed
+ * early, `closeAfterMs`), so the call runs on and its client can resume
+ * it with `GET` and `Last-Event-ID`.
  */
 export class HttpResponseStream implements ResponseStream {
   private started = false;
   private finished = false;
   /** Whether the POST accepts an SSE answer: read when first asked. */
   private accepted?: boolean;
+  /** Where the events are kept, once a resumable stream has started. */
+  private recorder?: StreamRecorder;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: IncomingHttpHeaders,
+    private readonly resumable?: ResumableBy,
   ) {}
 
   get open(): boolean {
     this.accepted ??= acceptsEventStream(this.headers);
-    return this.accepted && !this.finished && !this.res.destroyed;
+    return (
+      this.accepted &&
+      !this.finished &&
+      (this.recorder !== undefined || !this.res.destroyed)
+    );
   }
 
   send(message: Readonly<Record<string, unknown>>): void {
@@ -53,15 +76,13 @@ export class HttpResponseStream implements ResponseStream {
       return;
     }
     if (!this.started) {
-      this.started = true;
-      this.res.writeHead(200, {
-        'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-cache, no-transform',
-        // nginx passes each event on at once instead of buffering the answer.
-        'X-Accel-Buffering': 'no',
-      });
+      this.start();
     }
-    this.res.write(event(answerText(message)));
+    const text = answerText(message);
+    const id = this.recorder?.record(text);
+    if (connected(this.res)) {
+      this.res.write(sseEvent(text, id));
+    }
   }
 
   /**
@@ -74,16 +95,23 @@ export class HttpResponseStream implements ResponseStream {
     if (!this.started) {
       return false;
     }
-    if (answer !== undefined) {
-      this.res.end(event(answerText(answer)));
-    } else {
-      this.res.end();
+    const text = answer === undefined ? undefined : answerText(answer);
+    const id = text === undefined ? undefined : this.recorder?.record(text);
+    this.recorder?.end();
+    if (connected(this.res)) {
+      this.res.end(text === undefined ? undefined : sseEvent(text, id));
     }
     return true;
   }
-}
 
-/** One SSE event: JSON text holds no line break, so one `data` line. */
-function event(json: string): string {
-  return `event: message\ndata: ${json}\n\n`;
+  private start(): void {
+    this.started = true;
+    this.res.writeHead(200, SSE_HEADERS);
+    if (this.resumable) {
+      const { resumption, peer } = this.resumable;
+      this.recorder = resumption.record(callerDigest(peer));
+      const { closeAfterMs, retryMs } = resumption.settings;
+      closeEarly(this.res, closeAfterMs, retryMs);
+    }
+  }
 }

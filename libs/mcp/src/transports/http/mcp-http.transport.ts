@@ -18,8 +18,10 @@ import { McpToolCatalogue } from '../../tools/mcp-tool.catalogue.js';
 import { sendJson, sendProblem } from './http-problem.js';
 import { answerExpectContinue } from './expect-continue.js';
 import { HttpJsonRpc } from './http-json-rpc.js';
+import { HttpResume } from './http-resume.js';
+import { HttpAdmission } from './http-admission.js';
+import { Resumption } from '../../resumption/resumption.js';
 import { metadataRoutes } from './metadata-routes.js';
-import { isOriginAllowed } from './origin.policy.js';
 import {
   McpAuthGuardRef,
   OuterAuthenticator,
@@ -35,7 +37,6 @@ import {
   bodyReader,
   declaresTooLarge,
   answerTooLarge,
-  isJsonRequest,
 } from './request-body.reader.js';
 import {
   type ExpressLike,
@@ -53,7 +54,9 @@ type AppRequest = object & { user?: unknown };
  * The Streamable HTTP transport: `POST <path>`, one JSON-RPC message (or,
  * under protocol version 2025-03-26, a batch) per request and one
  * `application/json` answer, or an SSE stream when the call sends messages
- * ahead of its answer and the POST accepts one; no sessions. A 2026-07-28 request
+ * ahead of its answer and the POST accepts one; no sessions. A 2025 SSE
+ * answer is resumable (the `resumption` option): `GET` with
+ * `Last-Event-ID` picks it up again; any other `GET` is `405`. A 2026-07-28 request
  * (by its body's `_meta`, or a 2026 `MCP-Protocol-Version`) must also carry
  * `MCP-Protocol-Version`, `Mcp-Method` and, on `tools/call`, `Mcp-Name`
  * and its tool's `Mcp-Param-*` headers that match its body. The route
@@ -73,8 +76,11 @@ export class McpHttpTransport
   /** From McpModule's bootstrap until the app begins closing. */
   private open = false;
   /** Set in `onModuleInit`, before the routes that use it. */
-  private authenticator!: OuterAuthenticator;
+  private admission!: HttpAdmission;
   private readonly rpc: HttpJsonRpc;
+  /** Resumable 2025 SSE answers; undefined: `resumption: false`. */
+  private readonly resumption?: Resumption;
+  private readonly resume?: HttpResume;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -101,7 +107,11 @@ export class McpHttpTransport
           settings.toolListPerCaller,
         ),
       (name) => catalogue.find(name)?.paramHeaders,
+      (this.resumption = Resumption.of(settings)),
     );
+    this.resume =
+      this.resumption &&
+      new HttpResume(this.resumption, settings.telemetry.principalId);
     // The body is read before the app's own body parser, which the app
     // registers when it initialises, so `maxBodySize` holds whatever that
     // parser's limit is.
@@ -125,11 +135,18 @@ export class McpHttpTransport
       );
     }
     const { path, oauth } = this.settings;
-    this.authenticator = new OuterAuthenticator(
-      await this.authGuard.resolve(),
-      this.settings.serverName,
-      this.handle,
-      oauth && this.resource.unauthorized(oauth, true),
+    await this.resumption?.start();
+    this.admission = new HttpAdmission(
+      this.settings,
+      this.resource,
+      new OuterAuthenticator(
+        await this.authGuard.resolve(),
+        this.settings.serverName,
+        this.handle,
+        oauth && this.resource.unauthorized(oauth, true),
+      ),
+      () => this.isReady(),
+      this.serving,
     );
     const routes: HttpRoute[] = oauth
       ? metadataRoutes(this.resource, oauth)
@@ -144,7 +161,10 @@ export class McpHttpTransport
       {
         method: 'OTHER',
         path,
-        serve: (_req, res) => {
+        serve: (req, res, request, response) => {
+          if (this.resume && HttpResume.asks(req)) {
+            return this.resumeStream(req, res, request, response);
+          }
           res.setHeader('Allow', 'POST');
           sendProblem(
             res,
@@ -176,9 +196,11 @@ export class McpHttpTransport
     this.open = true;
   }
 
-  onModuleDestroy(): Promise<void> | void {
-    if (this.serving) return this.serving.leave();
-    this.open = false;
+  async onModuleDestroy(): Promise<void> {
+    if (this.serving) await this.serving.leave();
+    else this.open = false;
+    // Followers of resumed streams end; in Redis, the streams live on.
+    await this.resumption?.store.close();
   }
 
   /**
@@ -192,60 +214,7 @@ export class McpHttpTransport
     request: AppRequest = req,
     response: object = res,
   ): Promise<void> {
-    if (this.serving && !(await this.serving.turn(req, res))) return;
-    if (!this.isReady()) {
-      return sendProblem(
-        res,
-        503,
-        'Service Unavailable',
-        'The application is not ready.',
-        { 'Retry-After': '1' },
-      );
-    }
-    const origin = req.headers.origin;
-    if (
-      origin !== undefined &&
-      !isOriginAllowed(origin, this.settings.allowedOrigins)
-    ) {
-      return sendProblem(
-        res,
-        403,
-        'Forbidden',
-        `Origin ${origin} is not allowed.`,
-      );
-    }
-    if (!isJsonRequest(req)) {
-      return sendProblem(
-        res,
-        415,
-        'Unsupported Media Type',
-        'Send the JSON-RPC message as application/json.',
-      );
-    }
-    const { oauth, requireToken } = this.settings;
-    if (req.headers.authorization === undefined) {
-      if (oauth?.requireToken === 'always') {
-        return sendProblem(
-          res,
-          401,
-          'Unauthorized',
-          'An access token is required.',
-          { 'WWW-Authenticate': this.resource.unauthorized(oauth, false) },
-        );
-      }
-      if (requireToken) {
-        return sendProblem(
-          res,
-          401,
-          'Unauthorized',
-          'Credentials are required.',
-          {
-            'WWW-Authenticate': `${requireToken.scheme} realm="${this.settings.serverName}"`,
-          },
-        );
-      }
-    }
-    if (!(await this.authenticator.admit(req, res, [request, response]))) {
+    if (!(await this.admission.admits(req, res, [request, response], true))) {
       return;
     }
     let message: unknown;
@@ -261,6 +230,18 @@ export class McpHttpTransport
       throw error;
     }
     await this.rpc.answer(req, message, res, request);
+  }
+
+  /** Serves a GET with `Last-Event-ID`, admitted as a POST is. */
+  private async resumeStream(
+    req: BodyRequest,
+    res: ServerResponse,
+    request: AppRequest,
+    response: object,
+  ): Promise<void> {
+    if (await this.admission.admits(req, res, [request, response], false)) {
+      await this.resume!.serve(req, res, request);
+    }
   }
 
   /** Serving: McpModule's own bootstrap passed, and the app's lifecycle (if any) ready. */
