@@ -10,7 +10,8 @@ export const MCP_SERVER: McpCliServerOptions = {
   serverName: 'order-desk',
   instructions: 'Order desk',
   // What the app serves beyond tools: orders as resources (orders://{id},
-  // orders://recent), its prompt, and completions of the prompt's arguments
-  // and of the orders://{id} template.
-  features: ['resources', 'prompts', 'completions'],
+  // orders://recent), its prompt, completions of the prompt's arguments
+  // and of the orders://{id} template, and tasks (orders.import,
+  // orders.report).
+  features: ['resources', 'prompts', 'completions', 'tasks'],
 };

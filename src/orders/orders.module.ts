@@ -5,6 +5,7 @@ import { Order } from './order.entity';
 import { OrderDeliveryService } from './order-delivery.service';
 import { OrderDescriptionsService } from './order-descriptions.service';
 import { OrderLabelsService } from './order-labels.service';
+import { OrderReportsService } from './order-reports.service';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { OrderPromptsService } from './order-prompts.service';
@@ -19,6 +20,7 @@ import { OrderPromptsService } from './order-prompts.service';
     OrderLabelsService,
     OrderDeliveryService,
     OrderDescriptionsService,
+    OrderReportsService,
   ],
 })
 export class OrdersModule {}

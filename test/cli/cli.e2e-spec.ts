@@ -85,6 +85,7 @@ describe('operations and invoke', () => {
       'orders.label',
       'orders.list',
       'orders.recent',
+      'orders.report',
       'orders.schedule-delivery',
       'orders.search',
     ]);

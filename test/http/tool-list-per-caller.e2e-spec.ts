@@ -21,6 +21,7 @@ const READ_TOOLS = [
   'orders_label',
   'orders_list',
   'orders_recent',
+  'orders_report',
   'orders_search',
 ];
 // Alice's writes come on top: orders_create, orders_delete, orders_import,

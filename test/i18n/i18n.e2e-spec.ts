@@ -337,7 +337,7 @@ describe('the sample order desk in English and Chinese', () => {
   it('shows the SDK v1 client a title and a description for every tool, in both languages', async () => {
     for (const language of ['en-US', 'zh-CN']) {
       const { tools } = await (await clients.v1({ language })).listTools();
-      expect(tools).toHaveLength(10);
+      expect(tools).toHaveLength(11);
       for (const tool of tools) {
         expect(tool.title, tool.name).toEqual(expect.any(String));
         expect(tool.description?.length, tool.name).toBeGreaterThan(80);

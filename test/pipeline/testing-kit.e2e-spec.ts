@@ -40,6 +40,7 @@ describe('the test kit on the sample app (TestingModule, no HTTP)', () => {
       'orders_label',
       'orders_schedule-delivery',
       'orders_describe',
+      'orders_report',
     ]);
   });
 

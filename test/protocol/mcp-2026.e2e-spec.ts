@@ -112,6 +112,8 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
           resources: { listChanged: false },
           prompts: { listChanged: false },
           completions: {},
+          // orders_import and orders_report run as tasks.
+          extensions: { 'io.modelcontextprotocol/tasks': {} },
         },
         instructions: 'Order desk',
         _meta: SERVER_INFO,

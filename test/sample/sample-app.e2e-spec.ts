@@ -31,6 +31,7 @@ const TOOL_NAMES = [
   'orders_recent',
   'orders_schedule-delivery',
   'orders_describe',
+  'orders_report',
 ];
 
 type Schema = Record<string, unknown>;
@@ -63,6 +64,7 @@ const EXPECTED_ANNOTATIONS: Record<string, Schema> = {
   orders_label: READ_ONLY,
   orders_recent: READ_ONLY,
   orders_describe: READ_ONLY,
+  orders_report: READ_ONLY,
   'orders_schedule-delivery': {
     readOnlyHint: false,
     destructiveHint: false,
@@ -313,6 +315,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       orders_recent: {},
       'orders_schedule-delivery': { id: order.id, slot: 'morning' },
       orders_describe: { id: order.id },
+      orders_report: { by: 'name' },
       orders_delete: { id: order.id },
     };
     const withSchema = tools.filter((tool) => tool.outputSchema);
@@ -346,7 +349,7 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       });
     });
 
-    it('lists exactly the ten order tools with the annotations and DTO schemas', async () => {
+    it('lists exactly the eleven order tools with the annotations and DTO schemas', async () => {
       const mcp = await clients.v1({ apiKey: ALICE });
       const listed = await mcp.listTools();
       expect(listed.nextCursor).toBeUndefined();
@@ -645,9 +648,9 @@ describe('sample order desk over MCP Streamable HTTP (SQLite)', () => {
       expect(await listOrders(alice)).toEqual([]);
     });
 
-    it('refuses an empty import and one of more than 1,000 orders', async () => {
+    it('refuses an empty import and one of more than 10,000 orders', async () => {
       const alice = await client({ apiKey: ALICE, tenant: 'acme' });
-      for (const count of [0, 1001]) {
+      for (const count of [0, 10_001]) {
         const outcome = await callTool(alice, 'orders_import', {
           orders: Array.from({ length: count }, () => ({
             name: 'x',

@@ -27,6 +27,7 @@ describe('the sample over stdio with the official SDK clients', () => {
         'orders_label',
         'orders_list',
         'orders_recent',
+        'orders_report',
         'orders_schedule-delivery',
         'orders_search',
       ]);
@@ -96,7 +97,7 @@ describe('the sample over stdio with the official SDK clients', () => {
       );
       try {
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(10);
+        expect(tools).toHaveLength(11);
         const result = await client.callTool({
           name: 'orders_create',
           arguments: { name: 'v2', amount: 2 },

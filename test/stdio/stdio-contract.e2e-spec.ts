@@ -201,7 +201,7 @@ describe('mcp: the raw stdin/stdout contract', () => {
     await session.close();
     expect(denied.result).toMatchObject({ isError: true });
     expect(textOf(denied)).toMatch(/^SECURITY_DENIED_003: /);
-    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(10);
+    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(11);
   });
 
   it('carries --tenant and --correlation into every call', async () => {

@@ -28,15 +28,38 @@ export async function recordCommitted(
 }
 
 /**
- * The committed results of one TypeORM data source, in a table of its own
- * (made at the startup of an app that runs tasks, when missing, on SQLite
- * and PostgreSQL alike; results older than a week dropped then).
+ * The committed results of one TypeORM data source, in a table of its own,
+ * on SQLite and PostgreSQL alike: made when missing (and results older than
+ * a week dropped) before the first task is looked up, not at startup, so
+ * that an app starts, and its command line runs, while another connection
+ * holds the database.
  */
 export class TypeOrmCommittedResults implements CommittedResults {
+  private made?: Promise<void>;
+
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Nothing at startup: `find` makes the table first. */
   prepare(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  find(key: string): Promise<string | undefined> {
     return this.between(async () => {
+      await this.make();
+      const row = await this.dataSource
+        .createQueryBuilder()
+        .select('r.result', 'result')
+        .from(COMMITTED_RESULTS_TABLE, 'r')
+        .where('r.outcome_key = :key', { key })
+        .getRawOne<{ result: string }>();
+      return row?.result;
+    });
+  }
+
+  /** The table, made once per process; tried again after a failure. */
+  private make(): Promise<void> {
+    this.made ??= (async () => {
       await this.dataSource.query(
         `CREATE TABLE IF NOT EXISTS ${COMMITTED_RESULTS_TABLE} (outcome_key VARCHAR(200) NOT NULL PRIMARY KEY, result TEXT NOT NULL, committed_at BIGINT NOT NULL)`,
       );
@@ -46,20 +69,11 @@ export class TypeOrmCommittedResults implements CommittedResults {
         .from(COMMITTED_RESULTS_TABLE)
         .where('committed_at < :before', { before: Date.now() - KEEP_MS })
         .execute();
+    })().catch((error: unknown) => {
+      this.made = undefined;
+      throw error;
     });
-  }
-
-  find(key: string): Promise<string | undefined> {
-    const read = async () => {
-      const row = await this.dataSource
-        .createQueryBuilder()
-        .select('r.result', 'result')
-        .from(COMMITTED_RESULTS_TABLE, 'r')
-        .where('r.outcome_key = :key', { key })
-        .getRawOne<{ result: string }>();
-      return row?.result;
-    };
-    return this.between(read);
+    return this.made;
   }
 
   /** `work`; on a single connection (SQLite), between calls, never inside one's transaction. */

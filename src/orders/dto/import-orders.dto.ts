@@ -10,7 +10,7 @@ import { JSONSchema } from '@nestops/operations';
 import { CreateOrderDto } from './create-order.dto';
 
 /** The most orders one import creates. */
-export const MAX_IMPORTED_ORDERS = 1_000;
+export const MAX_IMPORTED_ORDERS = 10_000;
 
 export class ImportOrdersDto {
   @JSONSchema({
