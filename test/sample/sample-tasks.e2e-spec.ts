@@ -7,6 +7,7 @@ import {
   createTaskSessionFromClient,
   type JsonRpcResponse,
   JsonRpcResponseError,
+  resultFromTaskOutcome,
   type TaskEnabledSession,
   type TaskView,
 } from '@modelcontextprotocol/ext-tasks/client';
@@ -284,6 +285,14 @@ describe('the sample runs orders_import and orders_report as tasks', () => {
     expect(created).toBe(BIG_IMPORT);
     expect(new Set(ids).size).toBe(BIG_IMPORT);
     expect(await countOrders()).toBe(BIG_IMPORT);
+
+    // The tasks client reads the same result: a 2026-07-28 tool result.
+    const { outcome } = await execution.settle();
+    expect(outcome.status).toBe('completed');
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { created: BIG_IMPORT },
+    });
   });
 
   it('cancels an import mid-way: cancelled, and no order written', async () => {

@@ -39,11 +39,6 @@ export class TypeOrmCommittedResults implements CommittedResults {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Nothing at startup: `find` makes the table first. */
-  prepare(): Promise<void> {
-    return Promise.resolve();
-  }
-
   find(key: string): Promise<string | undefined> {
     return this.between(async () => {
       await this.make();

@@ -124,7 +124,9 @@ export class McpTasks implements OnModuleDestroy {
     const record = await this.ownTask(call);
     switch (call.request.method) {
       case 'tasks/get':
-        return detailedTask(record, this.settings.tasks.pollInterval);
+        return this.writer.modern(
+          detailedTask(record, this.settings.tasks.pollInterval),
+        );
       case 'tasks/update':
         await this.update(record, call.request.params.inputResponses);
         return this.writer.modern({});

@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  Optional,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { InvocationResult } from '@nestops/operations';
 import {
   COMMITTED_RESULTS,
@@ -44,7 +38,7 @@ const SERVER_FAILURES: ReadonlySet<string> = new Set([
  * under the task's id is taken as it is, never run again.
  */
 @Injectable()
-export class McpTaskRunner implements OnApplicationBootstrap {
+export class McpTaskRunner {
   private readonly logger = new Logger('McpTasks');
 
   /** @internal Made by Nest's injector. */
@@ -59,16 +53,6 @@ export class McpTaskRunner implements OnApplicationBootstrap {
     @Inject(COMMITTED_RESULTS)
     private readonly committed?: CommittedResults,
   ) {}
-
-  /** Makes the table of committed results, in an app whose operations run as tasks. */
-  async onApplicationBootstrap(): Promise<void> {
-    const tasks = this.registry
-      .exposedOn('mcp')
-      .some((operation) => operation.task !== undefined);
-    if (tasks) {
-      await this.committed?.prepare();
-    }
-  }
 
   /** Runs the task `id` until it ends or stops at a question; `signal` cancels it. */
   async run(id: string, signal: AbortSignal): Promise<void> {
@@ -165,10 +149,10 @@ export class McpTaskRunner implements OnApplicationBootstrap {
       await this.fail(id, result.text, result.failure.code);
       return;
     }
+    // The 2026-07-28 tool result as the plain call answers it, `resultType` included.
     const tool = JSON.parse(
       answerText(this.writer.toolResult(result, '2026')),
-    ) as Record<string, unknown>;
-    delete tool.resultType;
+    ) as object;
     await this.end(id, { status: 'completed', result: tool });
   }
 

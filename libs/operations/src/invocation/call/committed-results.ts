@@ -6,8 +6,6 @@
  * Internal contract (`@nestops/operations/internal`), not public API.
  */
 export interface CommittedResults {
-  /** Makes where results are kept, if missing: called at startup by an app that runs tasks. */
-  prepare(): Promise<void>;
   /** The result committed under `key`, as JSON text; undefined: none. */
   find(key: string): Promise<string | undefined>;
 }
