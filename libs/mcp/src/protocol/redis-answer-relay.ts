@@ -1,8 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { AnswerRelay, RelayedAnswer } from './answer-relay.js';
-
-/** The optional peer the relay connects with. */
-const IOREDIS = 'ioredis';
+import {
+  connectRedis,
+  loadRedis,
+  type RedisConstructor,
+  type RedisLink,
+} from './redis-connection.js';
 
 /** The `redis` option with its defaults applied. */
 export interface McpRedisSettings {
@@ -13,21 +16,13 @@ export interface McpRedisSettings {
 }
 
 /** What the relay uses of an ioredis client. */
-interface RedisClient {
-  connect(): Promise<void>;
+interface RedisClient extends RedisLink {
   subscribe(channel: string): Promise<unknown>;
   publish(channel: string, message: string): Promise<number>;
   on(event: 'message', listener: (channel: string, text: string) => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
   on(event: 'ready', listener: () => void): void;
-  quit(): Promise<unknown>;
-  disconnect(): void;
 }
-
-type RedisConstructor = new (
-  url: string,
-  options: Record<string, unknown>,
-) => RedisClient;
 
 /**
  * The relay over Redis pub/sub: an answer for another instance is
@@ -37,7 +32,7 @@ type RedisConstructor = new (
  */
 export class RedisAnswerRelay implements AnswerRelay {
   private readonly logger = new Logger('McpModule');
-  private readonly Redis: RedisConstructor;
+  private readonly Redis: RedisConstructor<RedisClient>;
   private readonly clients: RedisClient[] = [];
   private publisher?: RedisClient;
 
@@ -84,62 +79,18 @@ export class RedisAnswerRelay implements AnswerRelay {
     return `${this.settings.channelPrefix}${instance}`;
   }
 
-  /**
-   * A connection made at once, or a startup error naming the server; once
-   * up, a lost connection is logged (once until it is back) and retried.
-   */
+  /** A connection made at once (see `connectRedis`). */
   private async connect(): Promise<RedisClient> {
-    const client = new this.Redis(this.settings.url, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 1,
-    });
-    let failure: Error | undefined;
-    let up = false;
-    client.on('error', (error) => {
-      failure = error;
-      if (up) {
-        up = false;
-        this.logger.warn(
-          `The connection to Redis for answers between instances failed: ${error.message}`,
-        );
-      }
-    });
-    client.on('ready', () => {
-      up = true;
-    });
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw new Error(
-        `McpModule's redis option: cannot connect to ${redacted(this.settings.url)}: ${(failure ?? (error as Error)).message}`,
-        { cause: error },
-      );
-    }
+    const client = await connectRedis(
+      this.Redis,
+      this.settings.url,
+      { maxRetriesPerRequest: 1 },
+      this.logger,
+      'for answers between instances',
+    );
     this.clients.push(client);
     return client;
   }
-}
-
-/** ioredis's client class, or a startup error saying to install it. */
-function loadRedis(load: () => unknown): RedisConstructor {
-  try {
-    const loaded = load() as { Redis?: RedisConstructor };
-    if (typeof loaded.Redis === 'function') {
-      return loaded.Redis;
-    }
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    if (
-      code !== 'MODULE_NOT_FOUND' ||
-      !String(message).split('\n')[0].includes(`'${IOREDIS}'`)
-    ) {
-      throw error;
-    }
-  }
-  throw new Error(
-    `McpModule's redis option needs the ${IOREDIS} package (5 or 6): npm install ${IOREDIS}`,
-  );
 }
 
 /** A relayed answer as it was published, or undefined when it is not one. */
@@ -151,18 +102,5 @@ function parseAnswer(text: string): RelayedAnswer | undefined {
       : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** The URL without its password, for an error message. */
-function redacted(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) {
-      parsed.password = '***';
-    }
-    return parsed.toString();
-  } catch {
-    return 'the Redis URL';
   }
 }
