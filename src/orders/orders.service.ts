@@ -68,6 +68,7 @@ export class OrdersService {
       "Creates 1 to 1000 orders in the caller's tenant in one go, all or none: each needs a name (1 to 200 characters) and a whole-number amount of at least 1. Reports its progress, and a debug log message with the new ids, every 10 orders when the client asks for them; a cancelled import creates nothing. Returns created (the count) and the new orders' ids in the order given. Needs the orders.write permission.",
     permission: 'orders.write',
     output: ImportedOrdersDto,
+    task: 'optional',
   })
   async import(
     input: ImportOrdersDto,
