@@ -237,20 +237,9 @@ describe.runIf(REDIS_URL)(
         status: 'completed',
         result: { structuredContent: { created: 1000 } },
       });
-      const list = await taskResult<{
-        structuredContent: { items: unknown[] };
-      }>(
-        taskRequest(
-          b.baseUrl,
-          'tools/call',
-          { name: 'orders_list', arguments: { limit: 100 } },
-          HEADERS,
-        ),
-      );
-      expect(list.structuredContent.items.length).toBe(100);
-      const count = await countOrders(b.baseUrl);
-      expect(count).toBe(1000);
-    });
+      // A's transaction died with it: B wrote every order, once.
+      expect(await countOrders(b.baseUrl)).toBe(1000);
+    }, 120_000);
 
     /** The task's status message once it reports progress short of the end. */
     async function waitForTaskMessage(
