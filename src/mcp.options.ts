@@ -44,7 +44,8 @@ export function lifecycleOptions(
  * - `MCP_TASKS_ENGINE=bullmq` with `REDIS_URL=redis://host:6379`: tasks
  *   (`orders.import` for a client that negotiated them) kept in Redis and
  *   run as jobs of a BullMQ queue (`MCP_TASKS_QUEUE`, default
- *   `nestops-mcp-tasks`) that every instance works. Unset: in memory.
+ *   `nestops-mcp-tasks`) that every instance works, `MCP_TASKS_CONCURRENCY`
+ *   (default 4) at a time. Unset: in memory.
  */
 export function mcpOptions(
   env: NodeJS.ProcessEnv = process.env,
@@ -96,6 +97,9 @@ function tasksOptions(
     tasks: {
       engine: 'bullmq',
       ...(env.MCP_TASKS_QUEUE ? { queueName: env.MCP_TASKS_QUEUE } : {}),
+      ...(env.MCP_TASKS_CONCURRENCY
+        ? { concurrency: Number(env.MCP_TASKS_CONCURRENCY) }
+        : {}),
     },
   };
 }
