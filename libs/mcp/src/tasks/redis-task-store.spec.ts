@@ -2,6 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as bullmq from 'bullmq';
+import * as ioredis from 'ioredis';
 import { Redis } from 'ioredis';
 import { BullTaskEngine } from './bullmq-task-engine.js';
 import { RedisTaskStore } from './redis-task-store.js';
@@ -49,7 +51,7 @@ describe('the bullmq engine without its optional peers', () => {
   it('says to install bullmq', async () => {
     await expect(
       BullTaskEngine.connect(run, settings, (name) =>
-        name === 'bullmq' ? bare('bullmq') : require('ioredis'),
+        name === 'bullmq' ? bare('bullmq') : ioredis,
       ),
     ).rejects.toThrow(
       "McpModule's tasks.engine 'bullmq' needs the bullmq package (5 or 6): npm install bullmq",
@@ -59,7 +61,7 @@ describe('the bullmq engine without its optional peers', () => {
   it('says to install ioredis', async () => {
     await expect(
       BullTaskEngine.connect(run, settings, (name) =>
-        name === 'bullmq' ? require('bullmq') : bare('ioredis'),
+        name === 'bullmq' ? bullmq : bare('ioredis'),
       ),
     ).rejects.toThrow(
       "McpModule's redis option needs the ioredis package (5 or 6): npm install ioredis",
