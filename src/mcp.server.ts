@@ -13,4 +13,6 @@ export const MCP_SERVER: McpCliServerOptions = {
   // orders://recent), its prompt, and completions of the prompt's arguments
   // and of the orders://{id} template.
   features: ['resources', 'prompts', 'completions'],
+  // orders.import runs as a task for a client that negotiated tasks.
+  taskSupport: true,
 };

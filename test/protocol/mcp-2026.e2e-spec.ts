@@ -112,6 +112,8 @@ describe('MCP 2026-07-28 over HTTP, sample app', () => {
           resources: { listChanged: false },
           prompts: { listChanged: false },
           completions: {},
+          // orders.import runs as a task.
+          extensions: { 'io.modelcontextprotocol/tasks': {} },
         },
         instructions: 'Order desk',
         _meta: SERVER_INFO,

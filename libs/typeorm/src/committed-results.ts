@@ -30,7 +30,7 @@ export async function recordCommitted(
 /**
  * The committed results of one TypeORM data source, in a table of its own
  * (made at the startup of an app that runs tasks, when missing, on SQLite
- * and PostgreSQL alike; results older than a week dropped then).
+ * and PostgreSQL alike; results older than a week dropped then, if any).
  */
 export class TypeOrmCommittedResults implements CommittedResults {
   constructor(private readonly dataSource: DataSource) {}
@@ -40,12 +40,23 @@ export class TypeOrmCommittedResults implements CommittedResults {
       await this.dataSource.query(
         `CREATE TABLE IF NOT EXISTS ${COMMITTED_RESULTS_TABLE} (outcome_key VARCHAR(200) NOT NULL PRIMARY KEY, result TEXT NOT NULL, committed_at BIGINT NOT NULL)`,
       );
-      await this.dataSource
+      const before = Date.now() - KEEP_MS;
+      // Read first: a DELETE takes SQLite's write lock even when it matches nothing.
+      const stale = await this.dataSource
         .createQueryBuilder()
-        .delete()
-        .from(COMMITTED_RESULTS_TABLE)
-        .where('committed_at < :before', { before: Date.now() - KEEP_MS })
-        .execute();
+        .select('r.outcome_key', 'key')
+        .from(COMMITTED_RESULTS_TABLE, 'r')
+        .where('r.committed_at < :before', { before })
+        .limit(1)
+        .getRawOne<{ key: string }>();
+      if (stale) {
+        await this.dataSource
+          .createQueryBuilder()
+          .delete()
+          .from(COMMITTED_RESULTS_TABLE)
+          .where('committed_at < :before', { before })
+          .execute();
+      }
     });
   }
 

@@ -20,5 +20,9 @@ export function earlyGreeting(
   const features = MCP_SERVER_FEATURES.filter((feature) =>
     server.features?.includes(feature),
   );
-  return features.length > 0 ? { ...settings, features } : settings;
+  return {
+    ...settings,
+    ...(features.length > 0 ? { features } : {}),
+    ...(server.taskSupport ? { taskSupport: true } : {}),
+  };
 }

@@ -25,6 +25,11 @@ export type McpCliServerOptions = Pick<
    * none.
    */
   readonly features?: readonly McpServerFeature[];
+  /**
+   * Whether operations run as tasks (`@Operation({ task })`): the
+   * `server/discover` answer declares the tasks extension. Default: false.
+   */
+  readonly taskSupport?: boolean;
 };
 
 /** How `runCli` runs. */

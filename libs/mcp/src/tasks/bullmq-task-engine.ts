@@ -10,9 +10,9 @@ import {
 import type { TaskEngine, TaskRun } from './task-engine.js';
 
 /** How long a worker holds a job without renewing its lock (renewed every half). */
-export const LOCK_DURATION_MS = 5000;
+const LOCK_DURATION_MS = 5000;
 /** How often each worker looks for jobs whose lock expired (their instance died). */
-export const STALLED_INTERVAL_MS = 2500;
+const STALLED_INTERVAL_MS = 2500;
 /** How often a job is taken up again after its instance died, before BullMQ fails it. */
 const MAX_STALLED = 2;
 /** How often a job is handed to another instance because its own shut down. */

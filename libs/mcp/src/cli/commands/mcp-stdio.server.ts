@@ -70,8 +70,9 @@ function checkGreeting(
       instructions: s.instructions,
       cacheTtl: s.cacheTtl,
       features: s.features,
+      taskSupport: s.taskSupport,
     });
-  const message = `runCli's server options answered initialize and server/discover before the app had loaded with ${fields(early)}, but the app answers with ${fields(settings)}: give runCli's server the app's values (McpModule's options, and as features what the app serves beyond tools)`;
+  const message = `runCli's server options answered initialize and server/discover before the app had loaded with ${fields(early)}, but the app answers with ${fields(settings)}: give runCli's server the app's values (McpModule's options, as features what the app serves beyond tools, and taskSupport when operations run as tasks)`;
   process.stderr.write(`${name}: ${message}\n`);
   throw new StartFailure(new Error(message));
 }
