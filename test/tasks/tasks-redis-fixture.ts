@@ -1,5 +1,6 @@
 import { Injectable, Module, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Redis } from 'ioredis';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { McpModule } from '@nestops/mcp';
@@ -189,5 +190,20 @@ export async function waitForTask(
       throw new Error(`task ${taskId} still ${JSON.stringify(task)}`);
     }
     await sleep(50);
+  }
+}
+
+/** Deletes the keys of the queue `queue` (BullMQ's and the tasks'). */
+export async function dropKeys(queue: string): Promise<void> {
+  const redis = new Redis(process.env.REDIS_URL!);
+  try {
+    for (const pattern of [`bull:${queue}:*`, `nestops:mcp:tasks:${queue}:*`]) {
+      const keys = await redis.keys(pattern);
+      if (keys.length > 0) {
+        await redis.del(...keys);
+      }
+    }
+  } finally {
+    await redis.quit();
   }
 }

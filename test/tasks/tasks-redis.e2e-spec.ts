@@ -3,15 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { envWith, sampleEnv } from '../support/sample-app';
-import {
-  type SampleProcess,
-  startSampleProcess,
-} from '../support/sample-process';
 import { type RunningApp, startApp } from '../support/start-app';
 import {
+  dropKeys,
   instanceModule,
   RUNS,
   taskRequest,
@@ -20,31 +15,15 @@ import {
 } from './tasks-redis-fixture';
 
 /**
- * Tasks on two instances sharing Redis (`tasks.engine: 'bullmq'`), over
- * raw 2026-07-28 JSON-RPC: any instance answers, updates and cancels a
- * task another created or runs; a cancel reaches the instance running it
- * (its writes rolled back); a task whose instance is killed (SIGKILL)
- * mid-run is finished by the other, its orders written once. Runs when
- * REDIS_URL is set; its queues and keys are named `tr-test-…`.
+ * Tasks on two instances of one app in this process sharing Redis
+ * (`tasks.engine: 'bullmq'`), over raw 2026-07-28 JSON-RPC: any instance
+ * answers, updates and cancels a task another created or runs; a cancel
+ * reaches the instance running it (its writes rolled back). Runs when
+ * REDIS_URL is set; its queue and keys are named `tr-test-…`.
  */
 
 const REDIS_URL = process.env.REDIS_URL;
 const QUEUE = `tr-test-${process.pid}-${randomBytes(4).toString('hex')}`;
-
-/** Deletes the keys of the queue `queue` (BullMQ's and the tasks'). */
-async function dropKeys(queue: string): Promise<void> {
-  const redis = new Redis(REDIS_URL!);
-  try {
-    for (const pattern of [`bull:${queue}:*`, `nestops:mcp:tasks:${queue}:*`]) {
-      const keys = await redis.keys(pattern);
-      if (keys.length > 0) {
-        await redis.del(...keys);
-      }
-    }
-  } finally {
-    await redis.quit();
-  }
-}
 
 describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
   const apps: Record<'A' | 'B', RunningApp> = {} as never;
@@ -172,121 +151,3 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
     }
   });
 });
-
-describe.runIf(REDIS_URL)(
-  'a task whose instance is killed mid-run (SIGKILL)',
-  () => {
-    const queue = `${QUEUE}-kill`;
-    const HEADERS = {
-      Authorization: 'ApiKey dev-alice-key',
-      'X-Tenant-Id': 'acme',
-    };
-    const processes: SampleProcess[] = [];
-    let env: NodeJS.ProcessEnv;
-
-    beforeAll(async () => {
-      const vars = (await sampleEnv('sqlite')).vars;
-      env = {
-        ...envWith(vars),
-        MCP_TASKS_ENGINE: 'bullmq',
-        MCP_TASKS_QUEUE: queue,
-        REDIS_URL,
-      };
-    });
-    afterAll(async () => {
-      for (const sample of processes) {
-        sample.child.kill('SIGKILL');
-        await sample.exited;
-      }
-      await dropKeys(queue);
-    });
-
-    it('is finished by the other instance, each of its orders written once', async () => {
-      const a = await startSampleProcess(env);
-      processes.push(a);
-      const orders = Array.from({ length: 1000 }, (_, n) => ({
-        name: `killed-${n}`,
-        amount: 1 + (n % 50),
-      }));
-      const created = await taskResult(
-        taskRequest(
-          a.baseUrl,
-          'tools/call',
-          { name: 'orders_import', arguments: { orders } },
-          HEADERS,
-        ),
-      );
-      const taskId = created.taskId as string;
-      // Mid-run on A (the only instance): some orders saved, not all.
-      const mid = await waitForTaskMessage(a.baseUrl, taskId, HEADERS);
-      a.child.kill('SIGKILL');
-      expect(await a.exited).toMatchObject({ signal: 'SIGKILL' });
-
-      const b = await startSampleProcess(env);
-      processes.push(b);
-      const done = await waitForTask(
-        b.baseUrl,
-        taskId,
-        ['completed', 'failed', 'cancelled'],
-        HEADERS,
-        60_000,
-      );
-
-      expect(mid).toMatch(/^\d+\/1000: /);
-      expect(done).toMatchObject({
-        status: 'completed',
-        result: { structuredContent: { created: 1000 } },
-      });
-      // A's transaction died with it: B wrote every order, once.
-      expect(await countOrders(b.baseUrl)).toBe(1000);
-    }, 120_000);
-
-    /** The task's status message once it reports progress short of the end. */
-    async function waitForTaskMessage(
-      baseUrl: string,
-      taskId: string,
-      headers: Record<string, string>,
-    ): Promise<string> {
-      for (let tries = 0; tries < 2000; tries++) {
-        const task = await taskResult(
-          taskRequest(baseUrl, 'tasks/get', { taskId }, headers),
-        );
-        const message = task.statusMessage as string | undefined;
-        if (task.status !== 'working') {
-          throw new Error(
-            `the task ended before the kill: ${JSON.stringify(task)}`,
-          );
-        }
-        if (message && !message.startsWith('1000/')) {
-          return message;
-        }
-        await sleep(5);
-      }
-      throw new Error('the task never reported progress');
-    }
-
-    /** How many orders the tenant has, page by page. */
-    async function countOrders(baseUrl: string): Promise<number> {
-      let count = 0;
-      let cursor: string | undefined;
-      do {
-        const page = await taskResult<{
-          structuredContent: { items: unknown[]; nextCursor?: string };
-        }>(
-          taskRequest(
-            baseUrl,
-            'tools/call',
-            {
-              name: 'orders_list',
-              arguments: { limit: 100, ...(cursor ? { cursor } : {}) },
-            },
-            HEADERS,
-          ),
-        );
-        count += page.structuredContent.items.length;
-        cursor = page.structuredContent.nextCursor;
-      } while (cursor);
-      return count;
-    }
-  },
-);
