@@ -26,7 +26,7 @@ const REDIS_URL = process.env.REDIS_URL;
 const QUEUE = `tr-test-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
-  const apps: Record<'A' | 'B', RunningApp> = {} as never;
+  const apps: Partial<Record<'A' | 'B', RunningApp>> = {};
   let rows: DataSource;
 
   beforeAll(async () => {
@@ -41,10 +41,10 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
     apps.B = await startApp(instanceModule('B', REDIS_URL!, QUEUE, database), {
       logger: ['error'],
     });
-    rows = apps.A.app.get(DataSource);
+    rows = apps.B.app.get(DataSource);
   });
   afterAll(async () => {
-    await Promise.all(Object.values(apps).map((app) => app.close()));
+    await Promise.all(Object.values(apps).map((app) => app?.close()));
     await dropKeys(QUEUE);
   });
 
@@ -57,7 +57,7 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
 
   async function create(on: 'A' | 'B', name: string, args: object) {
     const created = await taskResult(
-      taskRequest(apps[on].baseUrl, 'tools/call', { name, arguments: args }),
+      taskRequest(apps[on]!.baseUrl, 'tools/call', { name, arguments: args }),
     );
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
     return created.taskId as string;
@@ -66,7 +66,7 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
   it('answers tasks/get on B for a task created on A, with its result once done', async () => {
     const taskId = await create('A', 'rows_slow', { label: 'get', seconds: 0 });
 
-    const done = await waitForTask(apps.B.baseUrl, taskId, [
+    const done = await waitForTask(apps.B!.baseUrl, taskId, [
       'completed',
       'failed',
     ]);
@@ -80,7 +80,7 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
 
   it('takes the answer of tasks/update on B, and the task runs on to completed', async () => {
     const taskId = await create('A', 'rows_confirm', {});
-    const waiting = await waitForTask(apps.B.baseUrl, taskId, [
+    const waiting = await waitForTask(apps.B!.baseUrl, taskId, [
       'input_required',
     ]);
     expect(waiting.inputRequests).toMatchObject({
@@ -88,14 +88,14 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
     });
 
     const updated = await taskResult(
-      taskRequest(apps.B.baseUrl, 'tasks/update', {
+      taskRequest(apps.B!.baseUrl, 'tasks/update', {
         taskId,
         inputResponses: { sure: { action: 'accept', content: { ok: true } } },
       }),
     );
     expect(updated).toMatchObject({ resultType: 'complete' });
 
-    const done = await waitForTask(apps.A.baseUrl, taskId, [
+    const done = await waitForTask(apps.A!.baseUrl, taskId, [
       'completed',
       'failed',
     ]);
@@ -110,7 +110,7 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
     const taskId = await create('A', 'rows_slow', { label, seconds: 30 });
     // Its first row is written, in its transaction, on whichever instance took it.
     const running = await waitForTask(
-      apps.A.baseUrl,
+      apps.A!.baseUrl,
       taskId,
       ['working'],
       {},
@@ -124,14 +124,14 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
     expect(running.status).toBe('working');
 
     const cancelled = await taskResult(
-      taskRequest(apps[other].baseUrl, 'tasks/cancel', { taskId }),
+      taskRequest(apps[other]!.baseUrl, 'tasks/cancel', { taskId }),
     );
     expect(cancelled).toMatchObject({ resultType: 'complete' });
 
     await vi.waitFor(() => expect(RUNS.aborted.has(label)).toBe(true), {
       timeout: 5_000,
     });
-    const task = await waitForTask(apps[ranOn].baseUrl, taskId, ['cancelled']);
+    const task = await waitForTask(apps[ranOn]!.baseUrl, taskId, ['cancelled']);
     expect(task.status).toBe('cancelled');
     // Long enough for a run that went on to write its second row.
     await sleep(500);
@@ -142,7 +142,7 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
     const taskId = await create('A', 'rows_slow', { label: 'own', seconds: 0 });
     for (const on of ['A', 'B'] as const) {
       const answer = await taskRequest(
-        apps[on].baseUrl,
+        apps[on]!.baseUrl,
         'tasks/get',
         { taskId },
         { 'X-Forwarded-For': '10.1.2.3', Authorization: 'Bearer someone-else' },
@@ -150,4 +150,34 @@ describe.runIf(REDIS_URL)('tasks on two instances (bullmq engine)', () => {
       expect(answer.json()).toMatchObject({ error: { code: -32602 } });
     }
   });
+
+  // Last: it closes A, whose rows the other tests read through B.
+  it('hands a run still going at shutdown to the other instance, its first writes rolled back', async () => {
+    const label = `handover-${randomBytes(3).toString('hex')}`;
+    const taskId = await create('B', 'rows_slow', { label, seconds: 6 });
+    await vi.waitFor(() => expect(RUNS.started.get(label)).toHaveLength(1), {
+      timeout: 10_000,
+    });
+    const first = RUNS.started.get(label)![0] as 'A' | 'B';
+    const other = first === 'A' ? 'B' : 'A';
+    rows = apps[other]!.app.get(DataSource);
+
+    await apps[first]!.close();
+    delete apps[first];
+
+    const done = await waitForTask(apps[other]!.baseUrl, taskId, [
+      'completed',
+      'failed',
+    ]);
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { structuredContent: { instance: other, label } },
+    });
+    expect(RUNS.started.get(label)).toEqual([first, other]);
+    expect(RUNS.aborted.has(label)).toBe(true);
+    expect((await labels()).filter((row) => row.startsWith(label))).toEqual([
+      `${label} 1`,
+      `${label} 2`,
+    ]);
+  }, 60_000);
 });
