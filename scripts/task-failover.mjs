@@ -24,26 +24,21 @@
 // and a temporary directory for nginx.
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { spawn } from 'node:child_process';
-import cluster from 'node:cluster';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import {
+  requireBuild,
+  startInstance as startSample,
+  startPair,
+  stopInstances,
+  stopNginx,
+  waitReady,
+} from './nginx-instances.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN = join(ROOT, 'dist/src/main.js');
 const { DATABASE_URL, REDIS_URL } = process.env;
 const TASKS = Number(process.env.FAILOVER_TASKS ?? 200);
 const ORDERS = Number(process.env.FAILOVER_ORDERS ?? 3);
@@ -74,116 +69,22 @@ for (const [name, value] of Object.entries({ DATABASE_URL, REDIS_URL })) {
     process.exit(2);
   }
 }
-if (!existsSync(MAIN)) {
-  console.error(`task failover: ${MAIN} is missing; run npm run build first.`);
-  process.exit(2);
-}
+requireBuild('task failover');
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function nginxBinary() {
-  if (process.env.NGINX) return process.env.NGINX;
-  return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
-}
-
-/** nginx round-robin in front of both instances (as in scripts/rolling-restart.mjs). */
-function nginxConfig(dir, listen, ports) {
-  const temp = (name) => {
-    const path = join(dir, name);
-    mkdirSync(path, { recursive: true, mode: 0o777 });
-    return path;
-  };
-  return `daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 1024; }
-http {
-  access_log ${join(dir, 'access.log')};
-  client_body_temp_path ${temp('client_body')};
-  proxy_temp_path ${temp('proxy')};
-  fastcgi_temp_path ${temp('fastcgi')};
-  uwsgi_temp_path ${temp('uwsgi')};
-  scgi_temp_path ${temp('scgi')};
-  upstream order_desk {
-${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=1s;`).join('\n')}
-    keepalive 32;
-    keepalive_timeout 4s;
-  }
-  server {
-    listen 127.0.0.1:${listen};
-    location / {
-      proxy_pass http://order_desk;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries 2;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 30s;
-    }
-  }
-}
-`;
-}
-
-// Each worker accepts on the port's socket itself: a killed instance's port
-// stays open in the primary until its successor accepts on it.
-cluster.schedulingPolicy = cluster.SCHED_NONE;
-cluster.setupPrimary({ exec: MAIN, cwd: ROOT, silent: true });
-
-/** One instance of the sample on `port`; resolves once it listens. */
+/** One instance of the sample on `port`, its tasks on the run's queue; resolves once it listens. */
 function startInstance(port, schema, log) {
-  const worker = cluster.fork({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL,
-    DATABASE_SCHEMA: schema,
-    REDIS_URL,
-    MCP_TASKS_ENGINE: 'bullmq',
-    MCP_TASKS_QUEUE: QUEUE,
-    MCP_TASKS_CONCURRENCY: CONCURRENCY,
-  });
-  const exited = new Promise((resolve) =>
-    worker.once('exit', (code, signal) => resolve({ code, signal })),
+  return startSample(
+    port,
+    {
+      DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL,
+      MCP_TASKS_ENGINE: 'bullmq',
+      MCP_TASKS_QUEUE: QUEUE,
+      MCP_TASKS_CONCURRENCY: CONCURRENCY,
+    },
+    log,
   );
-  let output = '';
-  const onData = (chunk) => {
-    output += chunk;
-    log.push(`[${port}] ${chunk}`.trimEnd());
-  };
-  worker.process.stdout.on('data', onData);
-  worker.process.stderr.on('data', onData);
-  return new Promise((resolve, reject) => {
-    worker.once('listening', () => resolve({ worker, exited, port }));
-    exited.then((exit) =>
-      reject(
-        new Error(
-          `instance on ${port} exited ${JSON.stringify(exit)}:\n${output}`,
-        ),
-      ),
-    );
-  });
-}
-
-async function waitReady(port) {
-  for (let tries = 0; tries < 600; tries++) {
-    const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
-      (res) => res.status,
-      () => 0,
-    );
-    if (status === 200) return;
-    await sleep(50);
-  }
-  throw new Error(`instance on ${port} never became ready`);
 }
 
 let nextId = 1;
@@ -280,23 +181,16 @@ const instances = [];
 let failed = true;
 try {
   await events.waitUntilReady();
-  const [proxyPort, ...ports] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
-  // One at a time: the first one runs the migrations.
-  for (const port of ports) {
-    instances.push(await startInstance(port, schema, log));
-    await waitReady(port);
-  }
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, proxyPort, ports));
-  nginx = spawn(
-    nginxBinary(),
-    ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  await waitReady(proxyPort);
+  let proxyPort;
+  ({ nginx, proxyPort } = await startPair(
+    (port) => startInstance(port, schema, log),
+    instances,
+    dir,
+    {
+      keepalive: 32,
+      failTimeoutS: 1,
+    },
+  ));
   const url = `http://127.0.0.1:${proxyPort}/mcp`;
 
   // Every task created before the kill: no creation is in flight when it
@@ -385,16 +279,8 @@ try {
     );
   }
 } finally {
-  for (const instance of instances) {
-    if (!instance.worker.isDead()) {
-      instance.worker.process.kill('SIGTERM');
-      await instance.exited;
-    }
-  }
-  if (nginx && nginx.exitCode === null) {
-    nginx.kill('SIGQUIT');
-    await new Promise((resolve) => nginx.once('exit', resolve));
-  }
+  await stopInstances(instances);
+  await stopNginx(nginx);
   await events.close();
   await queue.obliterate({ force: true }).catch(() => undefined);
   await queue.close();
