@@ -85,18 +85,13 @@ export class BullTaskEngine implements TaskEngine, OnApplicationBootstrap {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with the bullmq engine
       name === 'bullmq' ? require('bullmq') : require('ioredis'),
   ): Promise<BullTaskEngine> {
-    const bull = loadPeer('bullmq', () => load('bullmq')) as BullMq | undefined;
-    if (typeof bull?.Worker !== 'function') {
-      throw new Error(
-        "McpModule's tasks.engine 'bullmq' needs the bullmq package (5 or 6): npm install bullmq",
-      );
-    }
+    const bull = loadBullMq(() => load('bullmq'));
     const Redis = loadRedis<RedisClient>(() => load('ioredis'));
     const logger = new Logger('McpTasks');
     const connect = (options: Record<string, unknown>) =>
       connectRedis(Redis, settings.url, options, logger, 'for tasks');
     // Commands fail fast on the queue's connection; BullMQ wants none on the worker's.
-    const [queuing, working, listening] = await Promise.all([
+    const [queuing, working, listening] = await allOrNone([
       connect({ maxRetriesPerRequest: 1 }),
       connect({ maxRetriesPerRequest: null }),
       connect({ maxRetriesPerRequest: 1 }),
@@ -207,4 +202,42 @@ export class BullTaskEngine implements TaskEngine, OnApplicationBootstrap {
       }
     }
   }
+}
+
+/** Fails the start, saying to install it, when the bullmq package is missing. */
+export function requireBullMq(): void {
+  loadBullMq();
+}
+
+/** The bullmq package from `load`, or a startup error saying to install it. */
+function loadBullMq(
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with the bullmq engine
+  load: () => unknown = () => require('bullmq'),
+): BullMq {
+  const bull = loadPeer('bullmq', load) as BullMq | undefined;
+  if (typeof bull?.Worker !== 'function') {
+    throw new Error(
+      "McpModule's tasks.engine 'bullmq' needs the bullmq package (5 or 6): npm install bullmq",
+    );
+  }
+  return bull;
+}
+
+/** Every connection, or none: when one fails, those made are closed. */
+async function allOrNone(
+  connecting: Promise<RedisClient>[],
+): Promise<RedisClient[]> {
+  const made = await Promise.allSettled(connecting);
+  const failure = made.find((one) => one.status === 'rejected');
+  if (!failure) {
+    return made.map(
+      (one) => (one as PromiseFulfilledResult<RedisClient>).value,
+    );
+  }
+  await Promise.allSettled(
+    made.map((one) =>
+      one.status === 'fulfilled' ? one.value.quit() : undefined,
+    ),
+  );
+  throw failure.reason;
 }

@@ -72,6 +72,23 @@ describe('the bullmq engine without its optional peers', () => {
   });
 });
 
+describe('the bullmq engine without Redis', () => {
+  it('fails the start, naming the server without its password', async () => {
+    const url = 'redis://user:s3cret@127.0.0.1:1';
+    await expect(RedisTaskStore.connect(url, PREFIX)).rejects.toThrow(
+      /^McpModule's redis option: cannot connect to redis:\/\/user:\*\*\*@127\.0\.0\.1:1: connect ECONNREFUSED/,
+    );
+    await expect(
+      BullTaskEngine.connect(() => Promise.resolve(), {
+        url,
+        queueName: 'q',
+        concurrency: 1,
+        abortChannel: 'c',
+      }),
+    ).rejects.toThrow(/cannot connect to redis:\/\/user:\*\*\*@127/);
+  });
+});
+
 describe.runIf(REDIS_URL)('the Redis task store', () => {
   let stores: RedisTaskStore[];
   let redis: Redis;

@@ -6,7 +6,7 @@ import { TASK_STORE, type TaskStore } from './task-store.js';
 import { MemoryTaskEngine } from './memory-task-engine.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import { RedisTaskStore } from './redis-task-store.js';
-import { BullTaskEngine } from './bullmq-task-engine.js';
+import { BullTaskEngine, requireBullMq } from './bullmq-task-engine.js';
 import { McpTasks } from './mcp-tasks.js';
 
 /** Where the tasks of the queue `queueName` live in Redis: their keys, the cancellation channel. */
@@ -30,13 +30,17 @@ function redisUrl(settings: McpSettings): string {
 export const TASK_PROVIDERS: Provider[] = [
   {
     provide: TASK_STORE,
-    useFactory: (settings: McpSettings): TaskStore | Promise<TaskStore> =>
-      settings.tasks.engine === 'bullmq'
-        ? RedisTaskStore.connect(
-            redisUrl(settings),
-            taskKeyPrefix(settings.tasks.queueName),
-          )
-        : new MemoryTaskStore(),
+    useFactory: (settings: McpSettings): TaskStore | Promise<TaskStore> => {
+      if (settings.tasks.engine !== 'bullmq') {
+        return new MemoryTaskStore();
+      }
+      // Before any connection: the engine needs it too.
+      requireBullMq();
+      return RedisTaskStore.connect(
+        redisUrl(settings),
+        taskKeyPrefix(settings.tasks.queueName),
+      );
+    },
     inject: [MCP_SETTINGS],
   },
   {
