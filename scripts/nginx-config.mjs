@@ -1,6 +1,6 @@
 // nginx on 127.0.0.1 in front of several instances: the binary, a free port and
 // the configuration, shared by the tests (test/support/nginx.ts) and the scripts
-// that run instances behind it (rolling-restart.mjs, task-failover.mjs).
+// that run instances behind it (nginx-instances.mjs).
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';

@@ -32,26 +32,28 @@
 // run fails).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { spawn } from 'node:child_process';
-import cluster from 'node:cluster';
 import {
   chmodSync,
   existsSync,
   mkdtempSync,
   readFileSync,
   rmSync,
-  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, URL } from 'node:url';
+import { URL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { freePort, nginxBinary, nginxConfig } from './nginx-config.mjs';
+import {
+  requireBuild,
+  startInstance as startSample,
+  startPair,
+  stopInstances,
+  stopNginx,
+  waitReady,
+} from './nginx-instances.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN = join(ROOT, 'dist/src/main.js');
 const DATABASE_URL = process.env.DATABASE_URL;
 const CLIENTS = Number(process.env.ROLLING_CLIENTS ?? 20);
 const DRAIN_DELAY = process.env.ROLLING_DRAIN_DELAY ?? '1000';
@@ -79,65 +81,19 @@ if (!DATABASE_URL) {
   console.error('rolling restart: set DATABASE_URL (a PostgreSQL database).');
   process.exit(2);
 }
-if (!existsSync(MAIN)) {
-  console.error(
-    `rolling restart: ${MAIN} is missing; run npm run build first.`,
-  );
-  process.exit(2);
-}
-
-/** nginx in front of both instances: upstream keep-alive, passive health checks. */
-function orderDeskNginx(dir, listen, ports) {
-  return nginxConfig(dir, {
-    listen,
-    servers: ports.map(
-      (port) => `127.0.0.1:${port} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s`,
-    ),
-    keepalive: KEEPALIVE,
-    location: [
-      // A refused connection is tried on the other instance (a POST only
-      // when nothing was sent: no non_idempotent).
-      'proxy_next_upstream error timeout;',
-      'proxy_next_upstream_tries 2;',
-      'proxy_connect_timeout 2s;',
-    ],
-  });
-}
-
-// Each worker accepts on the port's socket itself; the primary only holds the
-// socket, so that it stays open while any instance on the port is alive.
-cluster.schedulingPolicy = cluster.SCHED_NONE;
-cluster.setupPrimary({ exec: MAIN, cwd: ROOT, silent: true });
+requireBuild('rolling restart');
 
 /** One instance of the sample on `port`; resolves once it listens. */
 function startInstance(port, schema, log) {
-  const worker = cluster.fork({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL,
-    DATABASE_SCHEMA: schema,
-    SHUTDOWN_DRAIN_DELAY: DRAIN_DELAY,
-  });
-  const exited = new Promise((resolve) =>
-    worker.once('exit', (code, signal) => resolve({ code, signal })),
+  return startSample(
+    port,
+    {
+      DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      SHUTDOWN_DRAIN_DELAY: DRAIN_DELAY,
+    },
+    log,
   );
-  let output = '';
-  const onData = (chunk) => {
-    output += chunk;
-    log.push(`[${port}] ${chunk}`.trimEnd());
-  };
-  worker.process.stdout.on('data', onData);
-  worker.process.stderr.on('data', onData);
-  return new Promise((resolve, reject) => {
-    worker.once('listening', () => resolve({ worker, exited, port }));
-    exited.then((exit) =>
-      reject(
-        new Error(
-          `instance on ${port} exited ${JSON.stringify(exit)}:\n${output}`,
-        ),
-      ),
-    );
-  });
 }
 
 /** SIGTERM, as a deploy sends it; resolves once the instance exited 0. */
@@ -148,30 +104,6 @@ async function stopInstance(instance) {
     throw new Error(
       `instance on ${instance.port} exited ${JSON.stringify(exit)}`,
     );
-}
-
-async function waitReady(port) {
-  for (let tries = 0; tries < 600; tries++) {
-    const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
-      (res) => res.status,
-      () => 0,
-    );
-    if (status === 200) return;
-    await sleep(50);
-  }
-  throw new Error(`instance on ${port} never became ready`);
-}
-
-async function waitNginx(port) {
-  for (let tries = 0; tries < 200; tries++) {
-    const up = await fetch(`http://127.0.0.1:${port}/ready`).then(
-      () => true,
-      () => false,
-    );
-    if (up) return;
-    await sleep(50);
-  }
-  throw new Error('nginx never listened');
 }
 
 /** A real SDK client calling orders_create back to back until `stopped()`. */
@@ -222,31 +154,16 @@ let nginx;
 const instances = [];
 let failed = true;
 try {
-  const [proxyPort, ...ports] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
-  // One at a time: the first one runs the migrations.
-  for (const port of ports) {
-    instances.push(await startInstance(port, schema, log));
-    await waitReady(port);
-  }
-  writeFileSync(join(dir, 'nginx.conf'), orderDeskNginx(dir, proxyPort, ports));
-  nginx = spawn(
-    nginxBinary(),
-    ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')],
+  let proxyPort;
+  ({ nginx, proxyPort } = await startPair(
+    (port) => startInstance(port, schema, log),
+    instances,
+    dir,
     {
-      stdio: ['ignore', 'inherit', 'inherit'],
+      keepalive: KEEPALIVE,
+      failTimeoutS: FAIL_TIMEOUT_S,
     },
-  );
-  const nginxExited = new Promise((resolve) => nginx.once('exit', resolve));
-  await Promise.race([
-    waitNginx(proxyPort),
-    nginxExited.then((code) => {
-      throw new Error(`nginx exited ${code}`);
-    }),
-  ]);
+  ));
 
   const tally = { acknowledged: [], errors: [] };
   let stop = false;
@@ -317,16 +234,8 @@ try {
     tally.errors.length > 0 ||
     tally.acknowledged.length === 0;
 } finally {
-  for (const instance of instances) {
-    if (!instance.worker.isDead()) {
-      instance.worker.process.kill('SIGTERM');
-      await instance.exited;
-    }
-  }
-  if (nginx && nginx.exitCode === null) {
-    nginx.kill('SIGQUIT');
-    await new Promise((resolve) => nginx.once('exit', resolve));
-  }
+  await stopInstances(instances);
+  await stopNginx(nginx);
   await db.query(`DROP SCHEMA "${schema}" CASCADE`);
   await db.end();
   if (failed) {

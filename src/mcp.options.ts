@@ -40,7 +40,12 @@ export function lifecycleOptions(
  *   `http://127.0.0.1:<PORT>/mcp`), `MCP_STEP_UP=true` turns on step-up,
  *   `MCP_REQUIRE_TOKEN=forPermission` lets anonymous callers list tools,
  *   `OAUTH_VERIFIER=passport` checks tokens with the app's own passport-jwt
- *   strategy instead of the library's verifier.
+ *   strategy instead of the library's verifier;
+ * - `MCP_TASKS_ENGINE=bullmq` with `REDIS_URL=redis://host:6379`: tasks
+ *   (`orders.import` for a client that negotiated them) kept in Redis and
+ *   run as jobs of a BullMQ queue (`MCP_TASKS_QUEUE`, default
+ *   `nestops-mcp-tasks`) that every instance works, `MCP_TASKS_CONCURRENCY`
+ *   (default 4) at a time. Unset: in memory.
  */
 export function mcpOptions(
   env: NodeJS.ProcessEnv = process.env,
@@ -55,6 +60,7 @@ export function mcpOptions(
     // orders.delete asks the user to confirm, orders.schedule-delivery asks
     // for a slot, orders.describe asks the client's model.
     asking: { stateKeys: stateKeysOf(env) },
+    ...tasksOptions(env),
   };
   const issuer = env.OAUTH_ISSUER;
   if (!issuer) {
@@ -72,6 +78,28 @@ export function mcpOptions(
         env.MCP_REQUIRE_TOKEN === 'forPermission' ? 'forPermission' : 'always',
       // The library's verifier, unless the app's own checks the tokens.
       ...(env.OAUTH_VERIFIER === 'passport' ? {} : { jwt: {} }),
+    },
+  };
+}
+
+/** The `tasks` and `redis` options: in Redis with MCP_TASKS_ENGINE=bullmq, else none (in memory). */
+function tasksOptions(
+  env: NodeJS.ProcessEnv,
+): Pick<McpModuleOptions, 'tasks' | 'redis'> {
+  if (env.MCP_TASKS_ENGINE !== 'bullmq') {
+    return {};
+  }
+  if (!env.REDIS_URL) {
+    throw new Error('MCP_TASKS_ENGINE=bullmq needs REDIS_URL.');
+  }
+  return {
+    redis: env.REDIS_URL,
+    tasks: {
+      engine: 'bullmq',
+      ...(env.MCP_TASKS_QUEUE ? { queueName: env.MCP_TASKS_QUEUE } : {}),
+      ...(env.MCP_TASKS_CONCURRENCY
+        ? { concurrency: Number(env.MCP_TASKS_CONCURRENCY) }
+        : {}),
     },
   };
 }

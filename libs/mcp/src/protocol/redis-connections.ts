@@ -39,11 +39,17 @@ export class RedisConnections {
     this.Redis = loadRedis(load);
   }
 
-  /** A new connection, typed as its user sees an ioredis client. */
-  async connect<C extends RedisConnection>(): Promise<C> {
+  /**
+   * A new connection, typed as its user sees an ioredis client, with
+   * ioredis `options` beside the defaults (`maxRetriesPerRequest: 1`).
+   */
+  async connect<C extends RedisConnection>(
+    options: Record<string, unknown> = {},
+  ): Promise<C> {
     const client = new this.Redis(this.url, {
-      lazyConnect: true,
       maxRetriesPerRequest: 1,
+      ...options,
+      lazyConnect: true,
     });
     let failure: Error | undefined;
     let up = false;
@@ -80,23 +86,30 @@ export class RedisConnections {
 
 /** ioredis's client class, or a startup error saying to install it. */
 function loadRedis(load: () => unknown): RedisConstructor {
-  try {
-    const loaded = load() as { Redis?: RedisConstructor };
-    if (typeof loaded.Redis === 'function') {
-      return loaded.Redis;
-    }
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    if (
-      code !== 'MODULE_NOT_FOUND' ||
-      !String(message).split('\n')[0].includes(`'${IOREDIS}'`)
-    ) {
-      throw error;
-    }
+  const loaded = loadPeer(IOREDIS, load) as
+    { Redis?: RedisConstructor } | undefined;
+  if (typeof loaded?.Redis === 'function') {
+    return loaded.Redis;
   }
   throw new Error(
     `McpModule's redis option needs the ${IOREDIS} package (5 or 6): npm install ${IOREDIS}`,
   );
+}
+
+/** The optional peer `name` from `load`; undefined when it is not installed. */
+export function loadPeer(name: string, load: () => unknown): unknown {
+  try {
+    return load();
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (
+      code !== 'MODULE_NOT_FOUND' ||
+      !String(message).split('\n')[0].includes(`'${name}'`)
+    ) {
+      throw error;
+    }
+    return undefined;
+  }
 }
 
 /** The URL without its password, for an error message. */
