@@ -15,8 +15,11 @@
 // the median calls (or tasks) completed per second, requests per task and
 // the server's CPU time per call, and the ratios of the task path to the
 // plain call (median of the rounds, with their range); writes
-// bench/results/<date>-tasks.json. Two instances sharing tasks through
-// Redis need `tasks.engine: 'bullmq'`, which this tree does not have yet.
+// bench/results/<date>-tasks.json. With REDIS_URL set, a third load: the
+// task path on two instances of the app sharing tasks through BullMQ on Redis
+// (`tasks.engine: 'bullmq'`, a queue of the round's own), its requests sent to
+// one instance and the other in turn (created on one, polled on both), the
+// server CPU of both counted.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -72,7 +75,15 @@ async function serve() {
         imports: [
           McpModule.forRoot({
             serverName: 'bench-tasks',
-            tasks: { engine: 'memory' },
+            ...(process.env.BENCH_TASKS_QUEUE
+              ? {
+                  redis: process.env.REDIS_URL,
+                  tasks: {
+                    engine: 'bullmq',
+                    queueName: process.env.BENCH_TASKS_QUEUE,
+                  },
+                }
+              : { tasks: { engine: 'memory' } }),
           }),
         ],
         providers: [
@@ -199,13 +210,55 @@ async function measure(running, pool, one, seconds) {
   };
 }
 
+/** Two instances on one BullMQ queue: a pool sending to each in turn, their CPU summed. */
+async function startPair(queue) {
+  const env = { BENCH_TASKS_SERVE: '1', BENCH_TASKS_QUEUE: queue };
+  const servers = await Promise.all([
+    startServer(FILE, { env }),
+    startServer(FILE, { env }),
+  ]);
+  const pools = servers.map(
+    (server) =>
+      new Pool(`http://127.0.0.1:${server.port}`, {
+        connections: CONCURRENCY,
+        pipelining: 1,
+      }),
+  );
+  let next = 0;
+  return {
+    running: {
+      cpu: async () =>
+        (await Promise.all(servers.map((server) => server.cpu()))).reduce(
+          (sum, cpu) => sum + cpu,
+          0,
+        ),
+    },
+    pool: { request: (req) => pools[next++ % 2].request(req) },
+    close: async () => {
+      await Promise.all(pools.map((pool) => pool.close()));
+      await Promise.all(servers.map((server) => server.stop()));
+    },
+  };
+}
+
 async function main() {
+  const redis = Boolean(process.env.REDIS_URL);
   const loads = [
     { id: 'plain', label: 'plain tools/call', one: plainCall },
     { id: 'task', label: 'task: tools/call + tasks/get polls', one: taskCall },
+    ...(redis
+      ? [
+          {
+            id: 'redis',
+            label: 'task on two instances (BullMQ, Redis)',
+            one: taskCall,
+            pair: true,
+          },
+        ]
+      : []),
   ];
   log(`bench tasks: ${machineLine(machineInfo())}`);
-  const samples = { plain: [], task: [] };
+  const samples = { plain: [], task: [], redis: [] };
   for (let round = 0; round < ROUNDS; round++) {
     const running = await startServer(FILE, {
       env: { BENCH_TASKS_SERVE: '1' },
@@ -214,12 +267,17 @@ async function main() {
       connections: CONCURRENCY,
       pipelining: 1,
     });
+    const pair = redis
+      ? await startPair(`bench-tasks-${process.pid}-${round}`)
+      : undefined;
+    const on = (each) =>
+      each.pair ? [pair.running, pair.pool] : [running, pool];
     try {
       for (const each of loads)
-        await measure(running, pool, each.one, WARMUP_SECONDS);
+        await measure(...on(each), each.one, WARMUP_SECONDS);
       const order = round % 2 ? [...loads].reverse() : loads;
       for (const each of order) {
-        const sample = await measure(running, pool, each.one, SECONDS);
+        const sample = await measure(...on(each), each.one, SECONDS);
         samples[each.id].push(sample);
         log(
           `round ${round + 1}/${ROUNDS} ${each.id.padEnd(5)} ${sample.perSecond.toFixed(0)}/s, ${sample.requestsPerCall.toFixed(2)} requests each, server CPU ${sample.cpuUs.toFixed(0)} µs each`,
@@ -228,10 +286,11 @@ async function main() {
     } finally {
       await pool.close();
       await running.stop();
+      await pair?.close();
     }
   }
-  const ratios = (key) =>
-    samples.task.map((s, i) => s[key] / samples.plain[i][key]);
+  const ratios = (key, load = 'task') =>
+    samples[load].map((s, i) => s[key] / samples.plain[i][key]);
   const summary = (values) => ({
     median: median(values),
     range: [Math.min(...values), Math.max(...values)],
@@ -245,10 +304,16 @@ async function main() {
   const ratio = {
     perSecond: summary(ratios('perSecond')),
     cpuUs: summary(ratios('cpuUs')),
+    ...(redis
+      ? {
+          redisPerSecond: summary(ratios('perSecond', 'redis')),
+          redisCpuUs: summary(ratios('cpuUs', 'redis')),
+        }
+      : {}),
   };
   const x = (n) => `${n.toFixed(2)}x`;
   console.log(
-    `\none instance, memory engine, ${CONCURRENCY} under way, ${ROUNDS} rounds of ${SECONDS} s:\n`,
+    `\n${CONCURRENCY} under way, ${ROUNDS} rounds of ${SECONDS} s (plain and task: one instance, memory engine):\n`,
   );
   console.log('| load | completed/s | requests each | server CPU µs each |');
   console.log('|---|---|---|---|');
@@ -259,9 +324,13 @@ async function main() {
   console.log(
     `\ntask path / plain call: completed/s ${x(ratio.perSecond.median)} (${x(ratio.perSecond.range[0])} to ${x(ratio.perSecond.range[1])}), server CPU each ${x(ratio.cpuUs.median)} (${x(ratio.cpuUs.range[0])} to ${x(ratio.cpuUs.range[1])})`,
   );
-  log(
-    "two instances on Redis: skipped (tasks.engine 'bullmq' is not in this tree)",
-  );
+  if (redis) {
+    console.log(
+      `two instances on Redis / plain call on one: completed/s ${x(ratio.redisPerSecond.median)} (${x(ratio.redisPerSecond.range[0])} to ${x(ratio.redisPerSecond.range[1])}), server CPU each ${x(ratio.redisCpuUs.median)} (${x(ratio.redisCpuUs.range[0])} to ${x(ratio.redisCpuUs.range[1])})`,
+    );
+  } else {
+    log('two instances on Redis: skipped (set REDIS_URL)');
+  }
   const out = process.env.BENCH_OUT ?? join(BENCH, 'results');
   mkdirSync(out, { recursive: true });
   const file = join(
