@@ -54,21 +54,27 @@ export class TypeOrmCommittedResults implements CommittedResults {
 
   /** The table, made once per process; tried again after a failure. */
   private make(): Promise<void> {
-    this.made ??= (async () => {
-      await this.dataSource.query(
-        `CREATE TABLE IF NOT EXISTS ${COMMITTED_RESULTS_TABLE} (outcome_key VARCHAR(200) NOT NULL PRIMARY KEY, result TEXT NOT NULL, committed_at BIGINT NOT NULL)`,
-      );
-      await this.dataSource
-        .createQueryBuilder()
-        .delete()
-        .from(COMMITTED_RESULTS_TABLE)
-        .where('committed_at < :before', { before: Date.now() - KEEP_MS })
-        .execute();
-    })().catch((error: unknown) => {
-      this.made = undefined;
-      throw error;
-    });
+    // Two instances making it at once on PostgreSQL: one fails on the
+    // catalogue's key, and finds it made when it tries again.
+    this.made ??= this.makeTable()
+      .catch(() => this.makeTable())
+      .catch((error: unknown) => {
+        this.made = undefined;
+        throw error;
+      });
     return this.made;
+  }
+
+  private async makeTable(): Promise<void> {
+    await this.dataSource.query(
+      `CREATE TABLE IF NOT EXISTS ${COMMITTED_RESULTS_TABLE} (outcome_key VARCHAR(200) NOT NULL PRIMARY KEY, result TEXT NOT NULL, committed_at BIGINT NOT NULL)`,
+    );
+    await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(COMMITTED_RESULTS_TABLE)
+      .where('committed_at < :before', { before: Date.now() - KEEP_MS })
+      .execute();
   }
 
   /** `work`; on a single connection (SQLite), between calls, never inside one's transaction. */
