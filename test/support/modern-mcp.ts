@@ -34,7 +34,9 @@ export function modernHeaders(message: RpcMessage): Record<string, string> {
       ? message.params.uri
       : message.method === 'tools/call' || message.method === 'prompts/get'
         ? message.params.name
-        : undefined;
+        : message.method.startsWith('tasks/')
+          ? message.params.taskId
+          : undefined;
   return {
     'MCP-Protocol-Version': MODERN_VERSION,
     'Mcp-Method': message.method,

@@ -145,16 +145,10 @@ export function taskRequest(
   params: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<McpReply> {
-  const name = method === 'tools/call' ? params.name : params.taskId;
   return mcpHttp(baseUrl).post(
     modernRequest(nextId++, method, params, TASKS_META),
-    {
-      accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': method,
-      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
-      ...headers,
-    },
+    { accept: 'application/json, text/event-stream', ...headers },
+    { modern: true },
   );
 }
 

@@ -6,7 +6,7 @@ import { startTasksApp, type TasksFixture } from '../fixtures/tasks-fixtures';
 import {
   CAPABILITIES_KEY,
   MODERN_META,
-  MODERN_VERSION,
+  modernHeaders,
   modernRequest,
 } from '../support/modern-mcp';
 
@@ -21,17 +21,15 @@ async function rpc(
   method: string,
   params: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const name = method === 'tools/call' ? params.name : params.taskId;
+  const message = modernRequest(id, method, params, META);
   const response = await fetch(`${app.baseUrl}/mcp`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'mcp-protocol-version': MODERN_VERSION,
-      'mcp-method': method,
-      'mcp-name': String(name),
+      ...modernHeaders(message),
       authorization: 'Bearer alice',
     },
-    body: JSON.stringify(modernRequest(id, method, params, META)),
+    body: JSON.stringify(message),
   });
   return ((await response.json()) as { result: Record<string, unknown> })
     .result;

@@ -8,7 +8,7 @@ import { DATABASES, skipUnlessEnabled } from '../support/databases';
 import {
   CAPABILITIES_KEY,
   MODERN_META,
-  MODERN_VERSION,
+  modernHeaders,
   modernRequest,
 } from '../support/modern-mcp';
 import { startTasksApp, type TasksFixture } from '../fixtures/tasks-fixtures';
@@ -53,23 +53,16 @@ async function rpc(
     meta = WITH_TASKS,
   }: { key?: string; meta?: Readonly<Record<string, unknown>> } = {},
 ): Promise<Answer> {
-  const name =
-    method === 'tools/call'
-      ? params.name
-      : method.startsWith('tasks/')
-        ? params.taskId
-        : undefined;
+  const message = modernRequest(nextId++, method, params, meta);
   const response = await fetch(`${app.baseUrl}/mcp`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN_VERSION,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+      ...modernHeaders(message),
       authorization: `Bearer ${key}`,
     },
-    body: JSON.stringify(modernRequest(nextId++, method, params, meta)),
+    body: JSON.stringify(message),
   });
   const body = (await response.json()) as Omit<Answer, 'status'>;
   return { status: response.status, ...body };

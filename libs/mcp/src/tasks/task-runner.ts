@@ -81,11 +81,7 @@ export class McpTaskRunner {
     }
     const stored = await this.committed?.find(id);
     if (stored !== undefined) {
-      await this.settle(id, {
-        ok: true,
-        value: JSON.parse(stored) as unknown,
-        json: stored,
-      });
+      await this.settle(id, committedResult(stored));
       return;
     }
     const began = Date.now();
@@ -136,9 +132,7 @@ export class McpTaskRunner {
       !result.ok && this.committed ? await this.committed.find(id) : undefined;
     await this.settle(
       id,
-      settled === undefined
-        ? result
-        : { ok: true, value: JSON.parse(settled) as unknown, json: settled },
+      settled === undefined ? result : committedResult(settled),
     );
     this.audit(record, result, began, observed);
   }
@@ -206,4 +200,9 @@ export class McpTaskRunner {
       taskId: record.id,
     });
   }
+}
+
+/** The answer of a call whose result its unit of work committed as `json`. */
+function committedResult(json: string): InvocationResult {
+  return { ok: true, value: JSON.parse(json) as unknown, json };
 }
